@@ -1,0 +1,24 @@
+#!/bin/sh
+# The whole test suite: a normal build and an ASan+UBSan build, each running
+# "make check"; ends with the summary line "N passed, N failed, N skipped".
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/setup-deps.sh" --tests || exit 1
+jobs=$(nproc)
+status=0
+for variant in build build-asan; do
+	args=""
+	[ "$variant" = build-asan ] && args="--enable-sanitizers"
+	# shellcheck disable=SC2086
+	if ! "$top/scripts/build.sh" "$top/$variant" $args; then
+		echo "$variant: build failed" >&2
+		mkdir -p "$top/$variant"
+		printf '# ERROR: 1\n' > "$top/$variant/test-suite.log"
+		status=1
+		continue
+	fi
+	echo "== $variant: make check"
+	( cd "$top/$variant" && make -s -j"$jobs" check >/dev/null 2>&1 ) || status=1
+	grep -h -E '^(FAIL|ERROR|XPASS):' "$top/$variant/test-suite.log" 2>/dev/null | sed "s/^/$variant: /"
+done
+"$top/scripts/summary.sh" "$top/build/test-suite.log" "$top/build-asan/test-suite.log"
+exit $status

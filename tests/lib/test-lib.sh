@@ -1,0 +1,131 @@
+# Shared helpers for the shell tests.  Each test sources this, says what it
+# proves in its first comment, and speaks TAP:
+#   plan N | skip_all "reason"
+#   ok "description" | not_ok "description" | check "description" cmd...
+#   skip "description" "reason"
+# Tests that need root, loop devices or the reference xfsprogs call
+# need_root / need_loop / need_ref first; they SKIP with the reason when it
+# is missing (CI runs as root with everything installed).
+#
+# Paths:
+#   $WALKFS         our libfs walker (tests/tools/walkfs)
+#   $REF_MKFS, $REF_DB, $REF_REPAIR   Debian's xfsprogs, the oracle
+#   $T              a scratch directory, removed at exit
+
+: "${top_builddir:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${top_srcdir:=$top_builddir}"
+export top_builddir top_srcdir
+
+WALKFS="$top_builddir/tests/tools/walkfs"
+REF_MKFS=/usr/sbin/mkfs.xfs
+REF_DB=/usr/sbin/xfs_db
+REF_REPAIR=/usr/sbin/xfs_repair
+# Our tools, as each lands.
+XK_MKFS="$top_builddir/mkfs/mkfs.xfs"
+XK_DB="$top_builddir/db/xfs_db"
+XK_REPAIR="$top_builddir/repair/xfs_repair"
+
+# Scratch space: tmpfs-backed /tmp may be small; images are sparse.
+T=$(mktemp -d "${TMPDIR:-/tmp}/xfskit-test.XXXXXX")
+_mounts=""
+_cleanup() {
+	for m in $_mounts; do
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+	rm -rf "$T"
+}
+trap _cleanup EXIT
+
+_tap_n=0
+_tap_fail=0
+_tap_planned=""
+
+plan() {
+	_tap_planned=$1
+	echo "1..$1"
+}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+ok() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $*"
+}
+
+not_ok() {
+	_tap_n=$((_tap_n + 1))
+	_tap_fail=$((_tap_fail + 1))
+	echo "not ok $_tap_n - $*"
+}
+
+skip() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $1 # SKIP $2"
+}
+
+# check "description" command...: ok if the command succeeds.
+check() {
+	_d=$1
+	shift
+	if "$@"; then ok "$_d"; else not_ok "$_d"; fi
+}
+
+# check_fail "description" command...: ok if the command fails.
+check_fail() {
+	_d=$1
+	shift
+	if "$@"; then not_ok "$_d"; else ok "$_d"; fi
+}
+
+diag() {
+	printf '%s\n' "$@" | sed 's/^/# /'
+}
+
+done_testing() {
+	if [ -z "$_tap_planned" ]; then
+		echo "1..$_tap_n"
+	fi
+	[ "$_tap_fail" -eq 0 ]
+	exit $?
+}
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] || skip_all "needs root (loop mounts)"
+}
+
+need_loop() {
+	need_root
+	losetup -f >/dev/null 2>&1 || skip_all "no free loop device"
+	[ -e /dev/loop-control ] || skip_all "no /dev/loop-control"
+}
+
+need_ref() {
+	[ -x "$REF_MKFS" ] && [ -x "$REF_DB" ] && [ -x "$REF_REPAIR" ] ||
+		skip_all "reference xfsprogs not installed (apt-get install xfsprogs)"
+}
+
+need_tool() {
+	[ -x "$1" ] || skip_all "$(basename "$1") is not built"
+}
+
+# mount_img IMAGE DIR [options]: loop-mount and remember for cleanup.
+mount_img() {
+	_img=$1 _dir=$2
+	shift 2
+	mkdir -p "$_dir"
+	mount -o loop${1:+,$1} "$_img" "$_dir" || return 1
+	_mounts="$_dir $_mounts"
+}
+
+umount_img() {
+	umount "$1" || return 1
+	_mounts=$(echo "$_mounts" | sed "s#$1 ##")
+}
+
+# sum_img IMAGE: a checksum of the whole image (read-only proofs).
+sum_img() {
+	sha256sum "$1" | cut -d' ' -f1
+}

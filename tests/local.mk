@@ -1,0 +1,28 @@
+# Tests: libcheck unit suites (tests/unit), shell tests (tests/*.sh, TAP),
+# and the tools the shell tests use (tests/tools).
+
+UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+UNIT_LIBS = $(LIBFS_LIBS) $(CHECK_LIBS)
+
+check_PROGRAMS += tests/unit/test_crc32c tests/unit/test_geom
+tests_unit_test_crc32c_SOURCES = tests/unit/test_crc32c.c
+tests_unit_test_crc32c_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_crc32c_LDADD = $(UNIT_LIBS)
+tests_unit_test_geom_SOURCES = tests/unit/test_geom.c
+tests_unit_test_geom_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_geom_LDADD = $(UNIT_LIBS)
+
+TESTS += tests/unit/test_crc32c tests/unit/test_geom
+
+# walkfs: walk and verify a whole filesystem through libfs.
+noinst_PROGRAMS += tests/tools/walkfs
+tests_tools_walkfs_SOURCES = tests/tools/walkfs.c tests/tools/walkfs.h \
+	tests/tools/walk_ag.c tests/tools/walk_log.c tests/tools/walk_inodes.c \
+	tests/tools/walk_dir.c tests/tools/walk_attr.c
+tests_tools_walkfs_LDADD = $(LIBFS_LIBS)
+
+SHELL_TESTS = \
+	tests/t0001-walkfs-refuses-non-xfs.sh
+
+TESTS += $(SHELL_TESTS)
+EXTRA_DIST += $(SHELL_TESTS) tests/lib/test-lib.sh
