@@ -29,3 +29,12 @@ libfs_libxfskit_a_SOURCES = \
 	libfs/fs.c
 
 EXTRA_DIST += libfs/problems
+
+# Each area adds its sources in its own fragment.
+include libfs/ag.mk
+include libfs/inode.mk
+include libfs/dir.mk
+include libfs/attr.mk
+include libfs/log.mk
+include libfs/fields.mk
+include libfs/build.mk

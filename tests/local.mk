@@ -26,3 +26,14 @@ SHELL_TESTS = \
 
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/lib/test-lib.sh
+
+# Each area adds its tests in its own fragment.
+include tests/ag.mk
+include tests/inode.mk
+include tests/dir.mk
+include tests/attr.mk
+include tests/log.mk
+include tests/corpus.mk
+include tests/mkfs.mk
+include tests/db.mk
+include tests/repair.mk

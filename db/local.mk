@@ -1,0 +1,1 @@
+# db/local.mk: the db tool (sbin_PROGRAMS += ..., dist_man_MANS += man/...).

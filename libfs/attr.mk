@@ -1,0 +1,1 @@
+# libfs/attr.mk: sources of this area (libfs_libxfskit_a_SOURCES += ...).

@@ -1,0 +1,1 @@
+# libfs/build.mk: sources of this area (libfs_libxfskit_a_SOURCES += ...).

@@ -1,0 +1,1 @@
+# libfs/dir.mk: sources of this area (libfs_libxfskit_a_SOURCES += ...).

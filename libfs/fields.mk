@@ -1,0 +1,1 @@
+# libfs/fields.mk: sources of this area (libfs_libxfskit_a_SOURCES += ...).

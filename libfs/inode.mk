@@ -1,0 +1,1 @@
+# libfs/inode.mk: sources of this area (libfs_libxfskit_a_SOURCES += ...).

@@ -1,0 +1,1 @@
+# repair/local.mk: the repair tool (sbin_PROGRAMS += ..., dist_man_MANS += man/...).

@@ -1,0 +1,1 @@
+# tests/corpus.mk: tests of this area (check_PROGRAMS, TESTS, SHELL_TESTS += ...).

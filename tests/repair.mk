@@ -1,0 +1,1 @@
+# tests/repair.mk: tests of this area (check_PROGRAMS, TESTS, SHELL_TESTS += ...).
