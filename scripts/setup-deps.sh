@@ -7,7 +7,7 @@ uuid-dev libblkid-dev libedit-dev liburcu-dev check libinih-dev"
 # The test suite's oracle and tools: Debian's xfsprogs (never used by the
 # product), e2fsprogs for a foreign filesystem, attr for getfattr,
 # util-linux for losetup/mount.
-test_pkgs="xfsprogs e2fsprogs attr util-linux xz-utils"
+test_pkgs="xfsprogs e2fsprogs attr util-linux xz-utils python3"
 
 pkgs=$build_pkgs
 [ "$1" = "--tests" ] && pkgs="$pkgs $test_pkgs"
