@@ -1,1 +1,8 @@
-# libfs/attr.mk: sources of this area (libfs_libxfskit_a_SOURCES += ...).
+# libfs/attr.mk: extended attributes (see libfs/attr.h).
+libfs_libxfskit_a_SOURCES += \
+	libfs/attr.h \
+	libfs/attr_int.h \
+	libfs/attr_entry.c \
+	libfs/attr_sf.c \
+	libfs/attr_leaf.c \
+	libfs/attr_remote.c
