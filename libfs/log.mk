@@ -1,1 +1,5 @@
-# libfs/log.mk: sources of this area (libfs_libxfskit_a_SOURCES += ...).
+# libfs/log.mk: the journal -- head/tail, verification, record walking
+# (log.c) and writing a clean log (log_format.c).
+libfs_libxfskit_a_SOURCES += \
+	libfs/log.h \
+	libfs/log_format.c
