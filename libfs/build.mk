@@ -1,1 +1,3 @@
 # libfs/build.mk: sources of this area (libfs_libxfskit_a_SOURCES += ...).
+# Builders of fresh on-disk objects, shared by mkfs and repair.
+libfs_libxfskit_a_SOURCES += libfs/build.h libfs/build.c
