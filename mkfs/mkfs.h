@@ -5,7 +5,6 @@
  *   geometry.c validation and every geometry decision (AGs, log, stripes)
  *   report.c   the geometry summary printout
  *   write.c    devices, signatures, discard, and writing the filesystem
- *   logfmt.c   the clean log (until libfs provides log_format())
  *   mkfs.c     main: the order of the steps
  */
 #ifndef XK_MKFS_H

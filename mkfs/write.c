@@ -33,7 +33,7 @@
 #include "build.h"
 #include "fs.h"
 #include "mkfs.h"
-#include "mkfs_log.h"
+#include "log.h"
 
 #define WHACK_SIZE	(128 * 1024)
 
@@ -228,7 +228,8 @@ void dev_check_overwrite(const char *name, bool force)
 	blkid_free_probe(pr);
 }
 
-int mkfs_zero_range(struct fs_dev *dev, uint64_t off, uint64_t len)
+/* Make [off, off+len) read as zeroes: punch, zeroout, or write them. */
+static int zero_range(struct fs_dev *dev, uint64_t off, uint64_t len)
 {
 	static uint8_t zero[1 << 20];
 
@@ -799,9 +800,9 @@ int mkfs_write(struct mkfs_cfg *cfg, struct cli_params *cli, bool discard,
 		}
 	}
 	/* Old signatures at either end of the device (MD, swap, ext*). */
-	err = mkfs_zero_range(ddev, ddev->size - WHACK_SIZE, WHACK_SIZE);
+	err = zero_range(ddev, ddev->size - WHACK_SIZE, WHACK_SIZE);
 	if (!err)
-		err = mkfs_zero_range(ddev, 0, WHACK_SIZE);
+		err = zero_range(ddev, 0, WHACK_SIZE);
 	if (err)
 		fail("zeroing old signatures", err);
 
@@ -820,14 +821,18 @@ int mkfs_write(struct mkfs_cfg *cfg, struct cli_params *cli, bool discard,
 	lsunit = cfg->logsunit_bytes > 1 ? cfg->logsunit_bytes :
 		 (cfg->versionnum & XFS_SB_VERSION_SECTORBIT ?
 		  (uint32_t)cfg->lsectorsize : 0);
-	if (cfg->loginternal)
-		err = mkfs_log_write(fs->dev,
-				     fsb_to_daddr(&fs->geo, cfg->logstart) << 9,
-				     cfg->logblocks * cfg->blocksize, &sb.uuid,
-				     lsunit);
-	else
-		err = mkfs_log_write(ldev, 0, cfg->logblocks * cfg->blocksize,
-				     &sb.uuid, lsunit);
+	{
+		struct fs_dev *dev = cfg->loginternal ? fs->dev : ldev;
+		uint64_t off = cfg->loginternal ?
+			fsb_to_daddr(&fs->geo, cfg->logstart) << BBSHIFT : 0;
+		uint64_t len = cfg->logblocks * cfg->blocksize;
+
+		/* zero cheaply (punch or zeroout), then write the record */
+		err = zero_range(dev, off, len);
+		if (!err)
+			err = log_format(dev, off, len, &sb.uuid, lsunit, 1,
+					 LOG_FORMAT_NOZERO);
+	}
 	if (err)
 		fail("writing the log", err);
 
