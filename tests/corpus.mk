@@ -1,1 +1,16 @@
-# tests/corpus.mk: tests of this area (check_PROGRAMS, TESTS, SHELL_TESTS += ...).
+# tests/corpus.mk: the test corpus (tests/lib/corpus.sh), its population
+# script and the kernel-side lister (tests/tools/klist.py).  The images are
+# cached under $(top_builddir)/tests/corpus-cache.
+SHELL_TESTS += \
+	tests/t0800-corpus-covers-every-form.sh
+
+EXTRA_DIST += tests/lib/corpus.sh tests/lib/corpus-populate.sh \
+	tests/tools/klist.py
+
+clean-local: clean-corpus
+clean-corpus:
+	-for m in tests/corpus-cache/*.mnt; do \
+		[ -d "$$m" ] && { umount "$$m" 2>/dev/null; rmdir "$$m"; }; \
+	done; true
+	rm -rf tests/corpus-cache
+.PHONY: clean-corpus
