@@ -5,4 +5,5 @@ libfs_libxfskit_a_SOURCES += \
 	libfs/attr_entry.c \
 	libfs/attr_sf.c \
 	libfs/attr_leaf.c \
-	libfs/attr_remote.c
+	libfs/attr_remote.c \
+	libfs/attr.c

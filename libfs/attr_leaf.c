@@ -19,7 +19,7 @@
 #include "config.h"
 #include <string.h>
 #include "attr_int.h"
-#include "format/crc32c.h"
+#include "dabtree.h"
 
 #define LEAF_HDR_SIZE	sizeof(struct xfs_attr3_leaf_hdr)
 #define LEAF_ENT_SIZE	sizeof(struct xfs_attr_leaf_entry)
@@ -63,37 +63,13 @@ static bool map_any(const struct leaf_map *m, uint32_t start, uint32_t end)
 	return false;
 }
 
-static unsigned check_identity(const struct fs_geom *g, xfs_ino_t ino,
-			       xfs_daddr_t daddr, const uint8_t *blk,
-			       const struct fs_objref *o,
-			       struct fs_findings *fl)
-{
-	const struct xfs_da3_blkinfo *bi = (const void *)blk;
-	uint32_t bs = g->blocksize;
-	unsigned n = 0;
-
-	if (!xfs_cksum_verify(blk, bs, XFS_DA3_BLKINFO_CRC_OFF)) {
-		fs_report_val(fl, PR_ATTR_LEAF_BAD_CRC, o, "hdr.info.crc",
-			      xfs_cksum_calc(blk, bs, XFS_DA3_BLKINFO_CRC_OFF),
-			      xfs_cksum_stored(blk, XFS_DA3_BLKINFO_CRC_OFF));
-		n++;
-	}
-	if (get_be64(bi->blkno) != daddr) {
-		fs_report_val(fl, PR_ATTR_LEAF_BAD_BLKNO, o, "hdr.info.bno",
-			      daddr, get_be64(bi->blkno));
-		n++;
-	}
-	if (memcmp(&bi->uuid, &g->meta_uuid, sizeof(bi->uuid))) {
-		fs_report(fl, PR_ATTR_LEAF_BAD_UUID, o, "hdr.info.uuid");
-		n++;
-	}
-	if (ino != NULLFSINO && get_be64(bi->owner) != ino) {
-		fs_report_val(fl, PR_ATTR_LEAF_BAD_OWNER, o, "hdr.info.owner",
-			      ino, get_be64(bi->owner));
-		n++;
-	}
-	return n;
-}
+/* The leaf's blkinfo is checked by the dabtree code, with our codes. */
+static const struct da_hdr_codes attr_leaf_codes = {
+	.crc = PR_ATTR_LEAF_BAD_CRC,
+	.blkno = PR_ATTR_LEAF_BAD_BLKNO,
+	.uuid = PR_ATTR_LEAF_BAD_UUID,
+	.owner = PR_ATTR_LEAF_BAD_OWNER,
+};
 
 int attr_leaf_check(const struct fs_geom *g, xfs_ino_t ino, xfs_dablk_t dablk,
 		    xfs_daddr_t daddr, const uint8_t *blk, attr_fn fn,
@@ -125,7 +101,8 @@ int attr_leaf_check(const struct fs_geom *g, xfs_ino_t ino, xfs_dablk_t dablk,
 	info->magic_ok = true;
 	info->forw = get_be32(h->info.forw);
 	info->back = get_be32(h->info.back);
-	n += check_identity(g, ino, daddr, blk, &o, fl);
+	n += da3_blkinfo_check(g, blk, bs, daddr, ino, &attr_leaf_codes, &o,
+			       fl);
 
 	count = get_be16(h->count);
 	info->count = (uint16_t)count;

@@ -85,8 +85,14 @@ struct xfs_attr_leaf_name_remote {
 
 #define XFS_ATTR_LEAF_NAME_LOCAL_SIZE(nl, vl) \
 	((3 + (nl) + (vl) + 3) & ~3u)		/* rounded to 4 */
+/*
+ * A remote entry is sized as if its header were 11 bytes (the 9 real
+ * ones plus the structure's tail padding, less the one-byte name
+ * placeholder of the original layout): a 1-byte name takes 12 bytes, a
+ * 2-byte name 16.  Measured on kernel-made leaves.
+ */
 #define XFS_ATTR_LEAF_NAME_REMOTE_SIZE(nl) \
-	((9 + (nl) + 3) & ~3u)
+	((11 + (nl) + 3) & ~3u)
 
 /* Remote value block header; every block of a remote value has one. */
 struct xfs_attr3_rmt_hdr {
