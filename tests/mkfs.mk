@@ -1,1 +1,4 @@
 # tests/mkfs.mk: tests of this area (check_PROGRAMS, TESTS, SHELL_TESTS += ...).
+SHELL_TESTS += \
+	tests/t0300-mkfs-matches-reference.sh
+EXTRA_DIST += tests/lib/mkfs-matrix.sh tests/lib/mkfs-compare.sh
