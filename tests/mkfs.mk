@@ -1,4 +1,5 @@
 # tests/mkfs.mk: tests of this area (check_PROGRAMS, TESTS, SHELL_TESTS += ...).
 SHELL_TESTS += \
-	tests/t0300-mkfs-matches-reference.sh
+	tests/t0300-mkfs-matches-reference.sh \
+	tests/t0301-mkfs-kernel-mounts.sh
 EXTRA_DIST += tests/lib/mkfs-matrix.sh tests/lib/mkfs-compare.sh
