@@ -195,10 +195,13 @@ static void visit(struct walk_state *s, xfs_dablk_t blk, int want,
 		return;
 	if (depth >= XFS_DA_NODE_MAXDEPTH) {
 		fs_report_found(s->fl, PR_DA_TOO_DEEP, from, "before", blk);
+		s->st.skipped++;
 		return;
 	}
-	if (!ptr_ok(s, blk, from))
+	if (!ptr_ok(s, blk, from)) {
+		s->st.skipped++;
 		return;
+	}
 	r = blkset_add(&s->seen, blk);
 	if (r < 0) {
 		s->err = r;
@@ -206,10 +209,12 @@ static void visit(struct walk_state *s, xfs_dablk_t blk, int want,
 	}
 	if (r == 0) {
 		fs_report_found(s->fl, PR_DA_LOOP, from, "before", blk);
+		s->st.skipped++;
 		return;
 	}
 	r = dabtree_read(t, blk, NULL, s->fl, &bp);
 	if (r) {
+		s->st.skipped++;
 		if (r == -ENODATA)
 			fs_report_found(s->fl, PR_DA_HOLE, from, "before", blk);
 		else if (r == -ENOMEM)
@@ -222,6 +227,7 @@ static void visit(struct walk_state *s, xfs_dablk_t blk, int want,
 	o = blk_obj(t, blk, bp->daddr);
 	if (bp->len < sizeof(struct xfs_da3_node_hdr)) {
 		fs_report_found(s->fl, PR_DA_BAD_MAGIC, &o, "info.magic", 0);
+		s->st.skipped++;
 		goto out;
 	}
 	da3_node_hdr_decode(bp->data, &h);
@@ -230,6 +236,7 @@ static void visit(struct walk_state *s, xfs_dablk_t blk, int want,
 		if (want > 0) {
 			fs_report_val(s->fl, PR_DA_BAD_LEVEL, &o, "level",
 				      want, 0);
+			s->st.skipped++;
 			goto out;
 		}
 		sibling_arrive(s, 0, blk, bp->daddr, true, h.info.forw,
@@ -255,21 +262,26 @@ static void visit(struct walk_state *s, xfs_dablk_t blk, int want,
 	if (h.info.magic != XFS_DA3_NODE_MAGIC) {
 		fs_report_found(s->fl, PR_DA_BAD_MAGIC, &o, "info.magic",
 				h.info.magic);
+		s->st.skipped++;
 		if (want >= 0)
 			sibling_arrive(s, want, blk, bp->daddr, false, 0, 0);
 		goto out;
 	}
 	if (want == 0) {
 		fs_report_val(s->fl, PR_DA_BAD_LEVEL, &o, "level", 0, h.level);
+		s->st.skipped++;
 		goto out;
 	}
 	buf_verify(bp, &da3_node_buf_ops, NULL);
 	da3_node_check(g, bp->data, bp->len, bp->daddr, t->ip->ino, &o, s->fl);
-	if (h.level == 0 || h.level >= XFS_DA_NODE_MAXDEPTH)
+	if (h.level == 0 || h.level >= XFS_DA_NODE_MAXDEPTH) {
+		s->st.skipped++;
 		goto out;
+	}
 	if (want > 0 && h.level != want) {
 		fs_report_val(s->fl, PR_DA_BAD_LEVEL, &o, "level", want,
 			      h.level);
+		s->st.skipped++;
 		goto out;
 	}
 	if (want < 0)

@@ -140,6 +140,7 @@ struct da_walk_stats {
 	uint64_t	nodes;		/* node blocks read */
 	uint64_t	leaves;		/* leaf blocks handed out */
 	unsigned	levels;		/* 1 + the root's level (1: root is a leaf) */
+	uint64_t	skipped;	/* pointers not followed: bad, hole, loop */
 };
 
 /*
