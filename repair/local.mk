@@ -1,1 +1,26 @@
-# repair/local.mk: the repair tool (sbin_PROGRAMS += ..., dist_man_MANS += man/...).
+# repair/local.mk: xfs_repair (the checking half: -n), its man page.
+sbin_PROGRAMS += repair/xfs_repair
+repair_xfs_repair_SOURCES = \
+	repair/repair.h \
+	repair/xfs_repair.c \
+	repair/opts.h \
+	repair/opts.c \
+	repair/report.h \
+	repair/report.c \
+	repair/messages.def \
+	repair/progress.h \
+	repair/progress.c \
+	repair/workers.h \
+	repair/workers.c \
+	repair/sbcheck.h \
+	repair/sbcheck.c \
+	repair/phase1.c \
+	repair/phase2.c \
+	repair/phase3.c \
+	repair/phase4.c \
+	repair/phase5.c \
+	repair/phase6.c \
+	repair/phase7.c
+repair_xfs_repair_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/repair
+repair_xfs_repair_LDADD = $(LIBFS_LIBS)
+dist_man_MANS += man/xfs_repair.8

@@ -1,1 +1,3 @@
-# tests/repair.mk: tests of this area (check_PROGRAMS, TESTS, SHELL_TESTS += ...).
+# tests/repair.mk: xfs_repair -n (the checking half).
+SHELL_TESTS += \
+	tests/t5000-repair-cli.sh
