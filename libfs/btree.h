@@ -99,6 +99,8 @@ struct btree_walk {
 	struct fs_objref	obj;		/* block being looked at */
 	uint64_t		recno;		/* index of the current record */
 	void			*priv;
+	/* the record before this one in key order (check_rec), or NULL */
+	const void		*prev_rec;
 };
 
 int btree_walk(struct fs *fs, const struct btree_root *root,
@@ -118,6 +120,15 @@ unsigned btree_maxrecs(const struct fs_geom *g, const struct btree_ops *ops,
 		       bool leaf);
 /* The same for a bmbt root of iroot_size bytes in an inode fork. */
 unsigned bmdr_maxrecs(size_t iroot_size, bool leaf);
+/* Fewest records a block other than the root may hold: maxrecs / 2. */
+unsigned btree_minrecs(const struct fs_geom *g, const struct btree_ops *ops,
+		       bool leaf);
+/*
+ * The tallest tree of this type the geometry allows: the height at which
+ * a tree whose blocks are at least half full would need more records
+ * (or blocks) than an AG can hold, capped by ops->maxlevels.
+ */
+unsigned btree_maxlevels(const struct fs_geom *g, const struct btree_ops *ops);
 
 /* Header length of a v5 block of this tree. */
 static inline unsigned btree_hdr_len(const struct btree_ops *ops)
