@@ -5,4 +5,6 @@ libfs_libxfskit_a_SOURCES += \
 	libfs/btree.c \
 	libfs/ag.h \
 	libfs/ag.c \
-	libfs/ag_btree.c
+	libfs/ag_btree.c \
+	libfs/ag_check.h \
+	libfs/ag_check.c
