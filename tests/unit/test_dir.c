@@ -2,7 +2,9 @@
  * The directory block layer and dabtree node checks on synthetic blocks:
  * a well-formed block of each type gives no finding and the right
  * entries, and each single damage gives its own problem code.  Block
- * sizes 1 KiB (fs blocks) x4, 4 KiB and 64 KiB; ftype on and off.  A
+ * sizes 1 KiB (fs blocks) x4, 4 KiB and 64 KiB; ftype on and off.  Then
+ * blocks of every form dumped from reference-made filesystems
+ * (tests/data/dir, made by make-fixtures.sh) must check clean.  A
  * fuzz loop mutates good blocks at random: the checks must never read
  * outside the block (run under ASan) whatever they find.
  */
@@ -12,6 +14,8 @@
 #include "dabtree.h"
 #include "dir.h"
 #include "format/crc32c.h"
+#include "format/inode.h"
+#include "sb.h"
 
 #define OWNER	131ull
 #define DADDR	4242ull
@@ -1217,6 +1221,231 @@ START_TEST(node_good_and_bad)
 }
 END_TEST
 
+
+/* ---- blocks dumped from reference-made filesystems (tests/data/dir) ---- */
+
+struct fixture {
+	char		name[64];
+	xfs_ino_t	ino;
+	xfs_dablk_t	dablk;
+	xfs_daddr_t	daddr;
+	uint8_t		*data;
+	size_t		len;
+};
+
+static char *fixture_path(const char *file)
+{
+	const char *src = getenv("top_srcdir");
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/data/dir/%s", src ? src : "..",
+		 file);
+	return path;
+}
+
+static uint8_t *slurp(const char *file, size_t *len)
+{
+	FILE *f = fopen(fixture_path(file), "rb");
+	uint8_t *d;
+	long n;
+
+	ck_assert_msg(f != NULL, "cannot open %s", fixture_path(file));
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	d = malloc((size_t)n);
+	ck_assert_uint_eq(fread(d, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return d;
+}
+
+/* The geometry of a fixture image, from its superblock. */
+static void fixture_geo(const char *sbfile)
+{
+	struct fs_sb sb;
+	size_t len;
+	uint8_t *raw = slurp(sbfile, &len);
+
+	sb_decode((const struct xfs_dsb *)raw, &sb);
+	geom_init(&G, &sb);
+	free(raw);
+}
+
+static void fixture_load(const char *name, struct fixture *fx)
+{
+	FILE *f = fopen(fixture_path("MANIFEST"), "r");
+	char line[256], file[80];
+	unsigned long long ino, dablk, daddr;
+	char img[64];
+
+	ck_assert(f != NULL);
+	memset(fx, 0, sizeof(*fx));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %63s %llu %llu %llu", fx->name, img, &ino,
+			   &dablk, &daddr) != 5 || strcmp(fx->name, name))
+			continue;
+		fx->ino = ino;
+		fx->dablk = (xfs_dablk_t)dablk;
+		fx->daddr = daddr;
+		snprintf(file, sizeof(file), "%s.bin", name);
+		fx->data = slurp(file, &fx->len);
+		break;
+	}
+	fclose(f);
+	ck_assert_msg(fx->data != NULL, "fixture %s not in MANIFEST", name);
+}
+
+static struct dir_blk fx_blk(const struct fixture *fx)
+{
+	ck_assert_uint_eq(fx->len, G.dirblksize);
+	return (struct dir_blk){ .g = &G, .ino = fx->ino, .dablk = fx->dablk,
+				 .daddr = fx->daddr, .data = fx->data };
+}
+
+START_TEST(ref_block_form)
+{
+	static const char *const img[] = { "d4k", "d16k" };
+	static const unsigned nfiles[] = { 40, 200 };
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct fixture fx;
+		struct dir_blk b;
+		struct dir_data_info info;
+		char nm[64];
+
+		snprintf(nm, sizeof(nm), "%s-sb.bin", img[k]);
+		fixture_geo(nm);
+		snprintf(nm, sizeof(nm), "%s-block", img[k]);
+		fixture_load(nm, &fx);
+		b = fx_blk(&fx);
+		reset();
+		ck_assert_int_eq(dir3_block_check(&b, seen_dent, &SEEN, &FL,
+						  &info), 0);
+		ASSERT_CLEAN();
+		ck_assert_uint_eq(info.nents, nfiles[k] + 2);
+		ck_assert_str_eq(SEEN.names[0], ".");
+		ck_assert_uint_eq(SEEN.inos[0], fx.ino);
+		ck_assert_str_eq(SEEN.names[1], "..");
+		ck_assert_uint_eq(SEEN.ftypes[2], XFS_DIR3_FT_REG_FILE);
+		/* one flipped bit anywhere is caught by the CRC at least */
+		fx.data[fx.len / 2] ^= 0x10;
+		reset();
+		dir3_block_check(&b, NULL, NULL, &FL, NULL);
+		ASSERT_HAS(DIR_BAD_CRC);
+		/* someone else's block */
+		b.ino = fx.ino + 1;
+		reset();
+		dir3_block_check(&b, NULL, NULL, &FL, NULL);
+		ASSERT_HAS(DIR_BAD_OWNER);
+		free(fx.data);
+	}
+}
+END_TEST
+
+START_TEST(ref_leaf_form)
+{
+	struct fixture d0, l1;
+	struct dir_blk b;
+	struct dir_data_info info;
+	struct dir_leaf_info li;
+
+	fixture_geo("d4k-sb.bin");
+	fixture_load("d4k-leaf-data0", &d0);
+	fixture_load("d4k-leaf-leaf1", &l1);
+	b = fx_blk(&d0);
+	reset();
+	ck_assert_int_eq(dir3_data_check(&b, false, seen_dent, &SEEN, &FL,
+					 &info), 0);
+	ASSERT_CLEAN();
+	ck_assert(info.nents > 100);
+	ck_assert_str_eq(SEEN.names[0], ".");
+	ck_assert_str_eq(SEEN.names[2], "file_1");
+	b = fx_blk(&l1);
+	reset();
+	ck_assert_uint_eq(dir3_leaf_check(&b, XFS_DIR3_LEAF1_MAGIC, &FL, &li), 0);
+	ASSERT_CLEAN();
+	ck_assert_uint_eq(li.count - li.stale, 302);
+	ck_assert_uint_eq(li.bestcount, 2);
+	ck_assert_uint_eq(get_be16(li.bests[0]), info.best);
+	free(d0.data);
+	free(l1.data);
+}
+END_TEST
+
+START_TEST(ref_node_form)
+{
+	struct fixture d0, root, leafn, fr;
+	struct dir_blk b;
+	struct dir_data_info info;
+	struct dir_leaf_info li;
+	struct dir_free_info fi;
+	struct fs_objref o = OBJREF_INIT(OBJ_DIR);
+	struct da_node_hdr h;
+
+	fixture_geo("d4k-sb.bin");
+	fixture_load("d4k-node-data0", &d0);
+	fixture_load("d4k-node-root", &root);
+	fixture_load("d4k-node-leafn", &leafn);
+	fixture_load("d4k-node-free", &fr);
+	b = fx_blk(&d0);
+	reset();
+	ck_assert_int_eq(dir3_data_check(&b, false, NULL, NULL, &FL, &info), 0);
+	ASSERT_CLEAN();
+	reset();
+	ck_assert_uint_eq(da3_node_check(&G, root.data, root.len, root.daddr,
+					 root.ino, &o, &FL), 0);
+	da3_node_hdr_decode(root.data, &h);
+	ck_assert_uint_eq(h.level, 1);
+	ck_assert(h.count > 1);
+	b = fx_blk(&leafn);
+	reset();
+	ck_assert_uint_eq(dir3_leaf_check(&b, XFS_DIR3_LEAFN_MAGIC, &FL, &li), 0);
+	ASSERT_CLEAN();
+	ck_assert(li.count > 100);
+	b = fx_blk(&fr);
+	reset();
+	ck_assert_uint_eq(dir3_free_check(&b, &FL, &fi), 0);
+	ASSERT_CLEAN();
+	ck_assert_uint_eq(fi.firstdb, 0);
+	ck_assert_uint_eq(get_be16(fi.bests[0]), info.best);
+	/* the free block is not a data block, nor at another place */
+	b.dablk += 1;
+	reset();
+	dir3_free_check(&b, &FL, &fi);
+	ASSERT_HAS(DIR_FREE_BAD_FIRSTDB);
+	free(d0.data);
+	free(root.data);
+	free(leafn.data);
+	free(fr.data);
+}
+END_TEST
+
+START_TEST(ref_short_form)
+{
+	struct fixture fx;
+	const struct xfs_dinode *di;
+	uint32_t lit, forksize;
+
+	fixture_geo("d4k-sb.bin");
+	fixture_load("d4k-sf-inode", &fx);
+	di = (const void *)fx.data;
+	lit = G.inodesize - (uint32_t)sizeof(struct xfs_dinode);
+	forksize = di->di_forkoff ? di->di_forkoff * 8u : lit;
+	reset();
+	ck_assert_int_eq(dir2_sf_check(&G, false, fx.ino,
+				       fx.data + sizeof(struct xfs_dinode),
+				       forksize, get_be64(di->di_size),
+				       seen_iter, &SEEN, &FL, NULL), 0);
+	ASSERT_CLEAN();
+	ck_assert_uint_eq(SEEN.n, 5);
+	ck_assert_str_eq(SEEN.names[2], "f1");
+	ck_assert_str_eq(SEEN.names[4], "f3");
+	ck_assert_uint_eq(SEEN.inos[1], 128);	/* parent: the root */
+	free(fx.data);
+}
+END_TEST
+
 /* ---- fuzzing: never outside the block, whatever it holds ---- */
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
@@ -1381,6 +1610,10 @@ int main(void)
 	tcase_add_test(tc, sf_bad_counts_and_sizes);
 	tcase_add_test(tc, sf_bad_entries);
 	tcase_add_test(tc, node_good_and_bad);
+	tcase_add_test(tc, ref_block_form);
+	tcase_add_test(tc, ref_leaf_form);
+	tcase_add_test(tc, ref_node_form);
+	tcase_add_test(tc, ref_short_form);
 	tcase_add_test(tc, fuzz_blocks);
 	tcase_add_test(tc, fuzz_sf);
 	suite_add_tcase(s, tc);
