@@ -14,6 +14,8 @@ repair_xfs_repair_SOURCES = \
 	repair/workers.c \
 	repair/sbcheck.h \
 	repair/sbcheck.c \
+	repair/spacemap.h \
+	repair/spacemap.c \
 	repair/phase1.c \
 	repair/phase2.c \
 	repair/phase3.c \

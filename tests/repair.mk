@@ -1,3 +1,10 @@
 # tests/repair.mk: xfs_repair -n (the checking half).
 SHELL_TESTS += \
 	tests/t5000-repair-cli.sh
+
+check_PROGRAMS += tests/unit/test_spacemap
+tests_unit_test_spacemap_SOURCES = tests/unit/test_spacemap.c repair/spacemap.c
+tests_unit_test_spacemap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/repair
+tests_unit_test_spacemap_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_spacemap_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_spacemap

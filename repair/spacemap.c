@@ -1,0 +1,532 @@
+/*
+ * The space map (spacemap.h).
+ *
+ * What goes in: claims on AG blocks from every owner, in any order, from
+ * any thread.  What comes out, per AG once sorted: the pairs of claims on
+ * a common block, the canonical reverse mappings, free space and
+ * reference counts those claims imply, and diffs of canonical lists.
+ * What stays true: an AG's array is only reordered by sm_sort(), and the
+ * derived lists are built from it without changing it.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "spacemap.h"
+
+struct spacemap *sm_create(unsigned agcount)
+{
+	struct spacemap *sm = calloc(1, sizeof(*sm));
+
+	if (!sm)
+		return NULL;
+	sm->agcount = agcount;
+	sm->ags = calloc(agcount ? agcount : 1, sizeof(*sm->ags));
+	if (!sm->ags) {
+		free(sm);
+		return NULL;
+	}
+	for (unsigned i = 0; i < agcount; i++)
+		pthread_mutex_init(&sm->ags[i].lock, NULL);
+	return sm;
+}
+
+void sm_destroy(struct spacemap *sm)
+{
+	if (!sm)
+		return;
+	for (unsigned i = 0; i < sm->agcount; i++) {
+		free(sm->ags[i].v);
+		pthread_mutex_destroy(&sm->ags[i].lock);
+	}
+	free(sm->ags);
+	free(sm);
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = *cap ? *cap : 64;
+	void *nv;
+
+	if (need <= *cap)
+		return 0;
+	while (ncap < need)
+		ncap *= 2;
+	nv = realloc(*v, ncap * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*cap = ncap;
+	return 0;
+}
+
+int sm_add(struct spacemap *sm, uint32_t agno, uint32_t agbno, uint32_t len,
+	   uint64_t owner, uint64_t offset)
+{
+	struct sm_ag *ag;
+	int err = 0;
+
+	if (agno >= sm->agcount || !len)
+		return -EINVAL;
+	ag = &sm->ags[agno];
+	pthread_mutex_lock(&ag->lock);
+	if (grow((void **)&ag->v, &ag->cap, ag->n + 1, sizeof(*ag->v))) {
+		ag->enomem = true;
+		err = -ENOMEM;
+	} else {
+		ag->v[ag->n++] = (struct sm_rec){ agbno, len, owner, offset };
+		if (len > ag->maxlen)
+			ag->maxlen = len;
+		ag->sorted = false;
+	}
+	pthread_mutex_unlock(&ag->lock);
+	return err;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* (agbno, owner, offset, len) */
+static int rec_cmp(const void *pa, const void *pb)
+{
+	const struct sm_rec *a = pa, *b = pb;
+	int c;
+
+	if ((c = cmp_u64(a->agbno, b->agbno)))
+		return c;
+	if ((c = cmp_u64(a->owner, b->owner)))
+		return c;
+	if ((c = cmp_u64(a->offset, b->offset)))
+		return c;
+	return cmp_u64(a->len, b->len);
+}
+
+/* (owner, flags, agbno): the order in which mergeable runs are adjacent */
+static int rec_owner_cmp(const void *pa, const void *pb)
+{
+	const struct sm_rec *a = pa, *b = pb;
+	int c;
+
+	if ((c = cmp_u64(a->owner, b->owner)))
+		return c;
+	if ((c = cmp_u64(sm_flags(a), sm_flags(b))))
+		return c;
+	if ((c = cmp_u64(a->agbno, b->agbno)))
+		return c;
+	if ((c = cmp_u64(a->offset, b->offset)))
+		return c;
+	return cmp_u64(a->len, b->len);
+}
+
+void sm_sort(struct spacemap *sm, uint32_t agno)
+{
+	struct sm_ag *ag = &sm->ags[agno];
+
+	pthread_mutex_lock(&ag->lock);
+	if (!ag->sorted && ag->n > 1)
+		qsort(ag->v, ag->n, sizeof(*ag->v), rec_cmp);
+	ag->sorted = true;
+	pthread_mutex_unlock(&ag->lock);
+}
+
+const struct sm_rec *sm_recs(const struct spacemap *sm, uint32_t agno,
+			     size_t *n)
+{
+	*n = sm->ags[agno].n;
+	return sm->ags[agno].v;
+}
+
+size_t sm_bytes(const struct spacemap *sm)
+{
+	size_t b = sizeof(*sm) + sm->agcount * sizeof(*sm->ags);
+
+	for (unsigned i = 0; i < sm->agcount; i++)
+		b += sm->ags[i].cap * sizeof(struct sm_rec);
+	return b;
+}
+
+static uint64_t rec_end(const struct sm_rec *r)
+{
+	return (uint64_t)r->agbno + r->len;
+}
+
+void sm_overlaps(const struct spacemap *sm, uint32_t agno, sm_overlap_fn fn,
+		 void *priv)
+{
+	const struct sm_ag *ag = &sm->ags[agno];
+	size_t *active = NULL, nactive = 0, capactive = 0;
+
+	for (size_t i = 0; i < ag->n; i++) {
+		const struct sm_rec *r = &ag->v[i];
+		size_t k = 0;
+
+		/* drop claims that end before this one starts */
+		for (size_t j = 0; j < nactive; j++)
+			if (rec_end(&ag->v[active[j]]) > r->agbno)
+				active[k++] = active[j];
+		nactive = k;
+		for (size_t j = 0; j < nactive; j++) {
+			const struct sm_rec *a = &ag->v[active[j]];
+			uint64_t end = rec_end(a) < rec_end(r) ? rec_end(a) :
+							       rec_end(r);
+
+			fn(agno, a, r, r->agbno, (uint32_t)(end - r->agbno),
+			   priv);
+		}
+		if (grow((void **)&active, &capactive, nactive + 1,
+			 sizeof(*active)))
+			break;
+		active[nactive++] = i;
+	}
+	free(active);
+}
+
+size_t sm_lookup(const struct spacemap *sm, uint32_t agno, uint32_t agbno,
+		 const struct sm_rec **out, size_t max)
+{
+	const struct sm_ag *ag = &sm->ags[agno];
+	size_t lo = 0, hi = ag->n, found = 0;
+
+	/* first record starting after agbno */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ag->v[mid].agbno <= agbno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* records starting at most maxlen blocks before may cover it */
+	while (lo-- > 0) {
+		const struct sm_rec *r = &ag->v[lo];
+
+		if ((uint64_t)r->agbno + ag->maxlen <= agbno)
+			break;
+		if (rec_end(r) > agbno) {
+			if (found < max)
+				out[found] = r;
+			found++;
+		}
+	}
+	return found;
+}
+
+void sm_list_init(struct sm_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void sm_list_free(struct sm_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+int sm_list_add(struct sm_list *l, uint32_t agbno, uint32_t len,
+		uint64_t owner, uint64_t offset)
+{
+	if (!len)
+		return 0;
+	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+		return -ENOMEM;
+	l->v[l->n++] = (struct sm_rec){ agbno, len, owner, offset };
+	return 0;
+}
+
+/* May b continue a (a sorted before b by owner, flags, agbno)? */
+static bool mergeable(const struct sm_rec *a, const struct sm_rec *b)
+{
+	if (a->owner != b->owner || sm_flags(a) != sm_flags(b))
+		return false;
+	if (rec_end(a) != b->agbno)
+		return false;
+	if (!sm_inode_owner(a->owner) || (a->offset & XFS_RMAP_OFF_BMBT_BLOCK))
+		return true;
+	return sm_fileoff(a) + a->len == sm_fileoff(b);
+}
+
+void sm_normalize(struct sm_list *l)
+{
+	size_t k = 0;
+
+	if (l->n < 2)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), rec_owner_cmp);
+	for (size_t i = 1; i < l->n; i++) {
+		struct sm_rec *a = &l->v[k];
+		const struct sm_rec *b = &l->v[i];
+
+		if (mergeable(a, b) && (uint64_t)a->len + b->len <= UINT32_MAX)
+			a->len += b->len;
+		else
+			l->v[++k] = *b;
+	}
+	l->n = k + 1;
+	qsort(l->v, l->n, sizeof(*l->v), rec_cmp);
+}
+
+int sm_derive_rmaps(const struct spacemap *sm, uint32_t agno,
+		    struct sm_list *out)
+{
+	const struct sm_ag *ag = &sm->ags[agno];
+
+	for (size_t i = 0; i < ag->n; i++) {
+		const struct sm_rec *r = &ag->v[i];
+
+		if (r->owner == SM_OWN_FREE)
+			continue;
+		if (sm_list_add(out, r->agbno, r->len, r->owner, r->offset))
+			return -ENOMEM;
+	}
+	sm_normalize(out);
+	return 0;
+}
+
+int sm_derive_free(const struct spacemap *sm, uint32_t agno, uint32_t aglen,
+		   struct sm_list *out)
+{
+	const struct sm_ag *ag = &sm->ags[agno];
+	uint64_t next = 0;	/* first block not known to be owned */
+
+	for (size_t i = 0; i < ag->n; i++) {
+		const struct sm_rec *r = &ag->v[i];
+
+		if (r->owner == SM_OWN_FREE)
+			continue;
+		if (r->agbno > next && next < aglen) {
+			uint64_t end = r->agbno < aglen ? r->agbno : aglen;
+
+			if (sm_list_add(out, (uint32_t)next,
+					(uint32_t)(end - next), SM_OWN_FREE, 0))
+				return -ENOMEM;
+		}
+		if (rec_end(r) > next)
+			next = rec_end(r);
+	}
+	if (next < aglen &&
+	    sm_list_add(out, (uint32_t)next, (uint32_t)(aglen - next),
+			SM_OWN_FREE, 0))
+		return -ENOMEM;
+	return 0;
+}
+
+int sm_listed_free(const struct spacemap *sm, uint32_t agno,
+		   struct sm_list *out)
+{
+	const struct sm_ag *ag = &sm->ags[agno];
+
+	for (size_t i = 0; i < ag->n; i++) {
+		const struct sm_rec *r = &ag->v[i];
+
+		if (r->owner != SM_OWN_FREE)
+			continue;
+		if (out->n && rec_end(&out->v[out->n - 1]) >= r->agbno) {
+			struct sm_rec *last = &out->v[out->n - 1];
+
+			if (rec_end(r) > rec_end(last))
+				last->len = (uint32_t)(rec_end(r) - last->agbno);
+			continue;
+		}
+		if (sm_list_add(out, r->agbno, r->len, SM_OWN_FREE, 0))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Do two records at the same place and owner say the same thing? */
+static bool same_rec(const struct sm_rec *a, const struct sm_rec *b)
+{
+	return a->len == b->len && a->offset == b->offset;
+}
+
+void sm_diff(const struct sm_list *obs, const struct sm_list *disk,
+	     sm_diff_fn fn, void *priv)
+{
+	size_t i = 0, j = 0;
+
+	while (i < obs->n || j < disk->n) {
+		const struct sm_rec *a = i < obs->n ? &obs->v[i] : NULL;
+		const struct sm_rec *b = j < disk->n ? &disk->v[j] : NULL;
+		int c;
+
+		if (!a) {
+			fn(NULL, b, priv);
+			j++;
+			continue;
+		}
+		if (!b) {
+			fn(a, NULL, priv);
+			i++;
+			continue;
+		}
+		c = cmp_u64(a->agbno, b->agbno);
+		if (!c)
+			c = cmp_u64(a->owner, b->owner);
+		if (!c) {
+			if (!same_rec(a, b))
+				fn(a, b, priv);
+			i++;
+			j++;
+		} else if (c < 0) {
+			fn(a, NULL, priv);
+			i++;
+		} else {
+			fn(NULL, b, priv);
+			j++;
+		}
+	}
+}
+
+void sm_refc_init(struct sm_refc_list *l)
+{
+	memset(l, 0, sizeof(*l));
+}
+
+void sm_refc_free(struct sm_refc_list *l)
+{
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+int sm_refc_add(struct sm_refc_list *l, uint32_t agbno, uint32_t len,
+		uint32_t refcount, bool cow)
+{
+	if (!len)
+		return 0;
+	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+		return -ENOMEM;
+	l->v[l->n++] = (struct sm_refc){ agbno, len, refcount, cow };
+	return 0;
+}
+
+static int refc_cmp(const void *pa, const void *pb)
+{
+	const struct sm_refc *a = pa, *b = pb;
+	int c;
+
+	if ((c = cmp_u64(a->cow, b->cow)))
+		return c;
+	if ((c = cmp_u64(a->agbno, b->agbno)))
+		return c;
+	if ((c = cmp_u64(a->len, b->len)))
+		return c;
+	return cmp_u64(a->refcount, b->refcount);
+}
+
+void sm_refc_normalize(struct sm_refc_list *l)
+{
+	size_t k = 0;
+
+	if (l->n < 2)
+		return;
+	qsort(l->v, l->n, sizeof(*l->v), refc_cmp);
+	for (size_t i = 1; i < l->n; i++) {
+		struct sm_refc *a = &l->v[k];
+		const struct sm_refc *b = &l->v[i];
+
+		if (a->cow == b->cow && a->refcount == b->refcount &&
+		    (uint64_t)a->agbno + a->len == b->agbno)
+			a->len += b->len;
+		else
+			l->v[++k] = *b;
+	}
+	l->n = k + 1;
+}
+
+struct edge {
+	uint32_t	pos;
+	int32_t		delta;
+};
+
+static int edge_cmp(const void *pa, const void *pb)
+{
+	const struct edge *a = pa, *b = pb;
+
+	return cmp_u64(a->pos, b->pos);
+}
+
+int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
+			struct sm_refc_list *out)
+{
+	const struct sm_ag *ag = &sm->ags[agno];
+	struct edge *e = NULL;
+	size_t ne = 0, cape = 0;
+	uint32_t count = 0, start = 0;
+	int err = 0;
+
+	for (size_t i = 0; i < ag->n; i++) {
+		const struct sm_rec *r = &ag->v[i];
+
+		if (r->owner == XFS_RMAP_OWN_COW) {
+			if (sm_refc_add(out, r->agbno, r->len, 1, true))
+				goto nomem;
+			continue;
+		}
+		if (!sm_is_data(r))
+			continue;
+		if (grow((void **)&e, &cape, ne + 2, sizeof(*e)))
+			goto nomem;
+		e[ne++] = (struct edge){ r->agbno, 1 };
+		e[ne++] = (struct edge){ (uint32_t)rec_end(r), -1 };
+	}
+	qsort(e, ne, sizeof(*e), edge_cmp);
+	for (size_t i = 0; i < ne;) {
+		uint32_t pos = e[i].pos;
+		uint32_t before = count;
+
+		while (i < ne && e[i].pos == pos)
+			count += e[i++].delta;
+		if (before >= 2 && pos > start &&
+		    sm_refc_add(out, start, pos - start, before, false))
+			goto nomem;
+		start = pos;
+	}
+	sm_refc_normalize(out);
+	free(e);
+	return 0;
+nomem:
+	err = -ENOMEM;
+	free(e);
+	return err;
+}
+
+void sm_refc_diff(const struct sm_refc_list *obs,
+		  const struct sm_refc_list *disk, sm_refc_diff_fn fn,
+		  void *priv)
+{
+	size_t i = 0, j = 0;
+
+	while (i < obs->n || j < disk->n) {
+		const struct sm_refc *a = i < obs->n ? &obs->v[i] : NULL;
+		const struct sm_refc *b = j < disk->n ? &disk->v[j] : NULL;
+		int c;
+
+		if (!a) {
+			fn(NULL, b, priv);
+			j++;
+			continue;
+		}
+		if (!b) {
+			fn(a, NULL, priv);
+			i++;
+			continue;
+		}
+		c = cmp_u64(a->cow, b->cow);
+		if (!c)
+			c = cmp_u64(a->agbno, b->agbno);
+		if (!c) {
+			if (a->len != b->len || a->refcount != b->refcount)
+				fn(a, b, priv);
+			i++;
+			j++;
+		} else if (c < 0) {
+			fn(a, NULL, priv);
+			i++;
+		} else {
+			fn(NULL, b, priv);
+			j++;
+		}
+	}
+}

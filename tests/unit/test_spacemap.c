@@ -1,0 +1,352 @@
+/*
+ * The space map of xfs_repair (repair/spacemap.c): claims on a common
+ * block are all found (pairs, three-way, the same claim twice, free
+ * space against an owner), free space is the complement of what is
+ * owned, canonical forms merge exactly the runs the rmapbt may merge
+ * (and only those), diffs name missing, extra and wrong records, shared
+ * extents get the right reference counts, lookups find every owner of a
+ * block, and concurrent adds lose nothing.
+ */
+#include "config.h"
+#include <check.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include "spacemap.h"
+
+#define INO(n)	((uint64_t)(n))
+
+struct pairs {
+	unsigned	n;
+	uint32_t	start[16], len[16];
+	uint64_t	own_a[16], own_b[16];
+};
+
+static void collect(uint32_t agno, const struct sm_rec *a,
+		    const struct sm_rec *b, uint32_t start, uint32_t len,
+		    void *priv)
+{
+	struct pairs *p = priv;
+
+	(void)agno;
+	if (p->n < 16) {
+		p->start[p->n] = start;
+		p->len[p->n] = len;
+		p->own_a[p->n] = a->owner;
+		p->own_b[p->n] = b->owner;
+	}
+	p->n++;
+}
+
+START_TEST(overlaps_found)
+{
+	struct spacemap *sm = sm_create(2);
+	struct pairs p = { 0 };
+
+	ck_assert_ptr_nonnull(sm);
+	/* disjoint, touching: no overlap */
+	sm_add(sm, 0, 0, 4, XFS_RMAP_OWN_FS, 0);
+	sm_add(sm, 0, 4, 2, XFS_RMAP_OWN_AG, 0);
+	sm_add(sm, 0, 6, 10, SM_OWN_FREE, 0);
+	sm_sort(sm, 0);
+	sm_overlaps(sm, 0, collect, &p);
+	ck_assert_uint_eq(p.n, 0);
+
+	/* an inode claims part of the free extent: one pair, the common part */
+	sm_add(sm, 0, 12, 8, INO(131), 0);
+	sm_sort(sm, 0);
+	sm_overlaps(sm, 0, collect, &p);
+	ck_assert_uint_eq(p.n, 1);
+	ck_assert_uint_eq(p.start[0], 12);
+	ck_assert_uint_eq(p.len[0], 4);
+	ck_assert(p.own_a[0] == SM_OWN_FREE && p.own_b[0] == INO(131));
+
+	/* three claims on one block: three pairs, in AG 1 only */
+	sm_add(sm, 1, 100, 1, INO(200), 0);
+	sm_add(sm, 1, 100, 1, INO(201), 0);
+	sm_add(sm, 1, 99, 5, INO(202), 0);
+	sm_sort(sm, 1);
+	memset(&p, 0, sizeof(p));
+	sm_overlaps(sm, 1, collect, &p);
+	ck_assert_uint_eq(p.n, 3);
+	for (unsigned i = 0; i < 3; i++) {
+		ck_assert_uint_eq(p.start[i], 100);
+		ck_assert_uint_eq(p.len[i], 1);
+	}
+
+	/* the same claim added twice is a double claim too */
+	sm_add(sm, 1, 500, 3, INO(300), 0);
+	sm_add(sm, 1, 500, 3, INO(300), 0);
+	sm_sort(sm, 1);
+	memset(&p, 0, sizeof(p));
+	sm_overlaps(sm, 1, collect, &p);
+	ck_assert_uint_eq(p.n, 4);
+	ck_assert_uint_eq(p.start[3], 500);
+	ck_assert_uint_eq(p.len[3], 3);
+	sm_destroy(sm);
+}
+END_TEST
+
+START_TEST(free_is_complement)
+{
+	struct spacemap *sm = sm_create(1);
+	struct sm_list l;
+
+	sm_list_init(&l);
+	sm_add(sm, 0, 10, 5, INO(131), 0);
+	sm_add(sm, 0, 0, 4, XFS_RMAP_OWN_FS, 0);
+	sm_add(sm, 0, 4, 2, XFS_RMAP_OWN_AG, 0);
+	sm_add(sm, 0, 12, 2, INO(132), 0);	/* inside 131's: still owned */
+	sm_add(sm, 0, 6, 4, SM_OWN_FREE, 0);	/* listed free: not an owner */
+	sm_sort(sm, 0);
+	ck_assert_int_eq(sm_derive_free(sm, 0, 100, &l), 0);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_uint_eq(l.v[0].agbno, 6);
+	ck_assert_uint_eq(l.v[0].len, 4);
+	ck_assert_uint_eq(l.v[1].agbno, 15);
+	ck_assert_uint_eq(l.v[1].len, 85);
+	sm_list_free(&l);
+
+	/* everything owned: no free space; owner past the AG end is clipped */
+	sm = (sm_destroy(sm), sm_create(1));
+	sm_add(sm, 0, 0, 120, XFS_RMAP_OWN_LOG, 0);
+	sm_sort(sm, 0);
+	ck_assert_int_eq(sm_derive_free(sm, 0, 100, &l), 0);
+	ck_assert_uint_eq(l.n, 0);
+	sm_list_free(&l);
+	sm_destroy(sm);
+}
+END_TEST
+
+START_TEST(listed_free_merges)
+{
+	struct spacemap *sm = sm_create(1);
+	struct sm_list l;
+
+	sm_list_init(&l);
+	sm_add(sm, 0, 20, 5, SM_OWN_FREE, 0);
+	sm_add(sm, 0, 25, 5, SM_OWN_FREE, 0);
+	sm_add(sm, 0, 40, 1, SM_OWN_FREE, 0);
+	sm_add(sm, 0, 30, 1, INO(140), 0);
+	sm_sort(sm, 0);
+	sm_listed_free(sm, 0, &l);
+	ck_assert_uint_eq(l.n, 2);
+	ck_assert_uint_eq(l.v[0].agbno, 20);
+	ck_assert_uint_eq(l.v[0].len, 10);
+	ck_assert_uint_eq(l.v[1].agbno, 40);
+	sm_list_free(&l);
+	sm_destroy(sm);
+}
+END_TEST
+
+START_TEST(normalize_merges_right_runs)
+{
+	struct sm_list l;
+
+	sm_list_init(&l);
+	/* contiguous on disk and in the file: one run */
+	sm_list_add(&l, 100, 4, INO(131), 0);
+	sm_list_add(&l, 104, 4, INO(131), 4);
+	/* contiguous on disk, not in the file: two */
+	sm_list_add(&l, 108, 2, INO(131), 20);
+	/* bmbt blocks merge whatever their offsets */
+	sm_list_add(&l, 200, 1, INO(131), XFS_RMAP_OFF_BMBT_BLOCK);
+	sm_list_add(&l, 201, 1, INO(131), XFS_RMAP_OFF_BMBT_BLOCK);
+	/* other flags do not merge with data */
+	sm_list_add(&l, 110, 2, INO(131), 22 | XFS_RMAP_OFF_UNWRITTEN);
+	sm_list_add(&l, 112, 2, INO(131), 24 | XFS_RMAP_OFF_ATTR_FORK);
+	/* metadata owners merge on adjacency */
+	sm_list_add(&l, 10, 1, XFS_RMAP_OWN_AG, 0);
+	sm_list_add(&l, 11, 1, XFS_RMAP_OWN_AG, 0);
+	sm_list_add(&l, 12, 1, XFS_RMAP_OWN_INOBT, 0);
+	/* shared extents interleave in block order; per owner they merge */
+	sm_list_add(&l, 300, 2, INO(150), 0);
+	sm_list_add(&l, 300, 5, INO(151), 0);
+	sm_list_add(&l, 302, 3, INO(150), 2);
+	sm_normalize(&l);
+	ck_assert_uint_eq(l.n, 9);
+	ck_assert(l.v[0].agbno == 10 && l.v[0].len == 2);
+	ck_assert(l.v[1].agbno == 12 && l.v[1].owner == XFS_RMAP_OWN_INOBT);
+	ck_assert(l.v[2].agbno == 100 && l.v[2].len == 8);
+	ck_assert(l.v[3].agbno == 108 && l.v[3].len == 2);
+	ck_assert(l.v[4].agbno == 110 && l.v[4].len == 2);
+	ck_assert(l.v[5].agbno == 112 && l.v[5].len == 2);
+	ck_assert(l.v[6].agbno == 200 && l.v[6].len == 2);
+	ck_assert(l.v[7].agbno == 300 && l.v[7].owner == INO(150) &&
+		  l.v[7].len == 5);
+	ck_assert(l.v[8].agbno == 300 && l.v[8].owner == INO(151) &&
+		  l.v[8].len == 5);
+	sm_list_free(&l);
+}
+END_TEST
+
+struct diffs {
+	unsigned	missing, extra, wrong;
+	uint32_t	last_agbno;
+};
+
+static void count_diff(const struct sm_rec *obs, const struct sm_rec *disk,
+		       void *priv)
+{
+	struct diffs *d = priv;
+
+	if (obs && disk)
+		d->wrong++;
+	else if (obs)
+		d->missing++;
+	else
+		d->extra++;
+	d->last_agbno = obs ? obs->agbno : disk->agbno;
+}
+
+START_TEST(diff_names_differences)
+{
+	struct sm_list a, b;
+	struct diffs d = { 0 };
+
+	sm_list_init(&a);
+	sm_list_init(&b);
+	sm_list_add(&a, 0, 4, XFS_RMAP_OWN_FS, 0);
+	sm_list_add(&a, 10, 8, INO(131), 0);
+	sm_list_add(&a, 30, 1, INO(132), 0);
+	sm_list_add(&b, 0, 4, XFS_RMAP_OWN_FS, 0);
+	sm_list_add(&b, 10, 6, INO(131), 0);		/* wrong length */
+	sm_list_add(&b, 50, 1, INO(133), 0);		/* extra */
+	sm_normalize(&a);
+	sm_normalize(&b);
+	sm_diff(&a, &a, count_diff, &d);
+	ck_assert_uint_eq(d.missing + d.extra + d.wrong, 0);
+	sm_diff(&a, &b, count_diff, &d);
+	ck_assert_uint_eq(d.wrong, 1);
+	ck_assert_uint_eq(d.missing, 1);	/* 30 for 132 */
+	ck_assert_uint_eq(d.extra, 1);
+	ck_assert_uint_eq(d.last_agbno, 50);
+	sm_list_free(&a);
+	sm_list_free(&b);
+}
+END_TEST
+
+static void count_refc_diff(const struct sm_refc *o, const struct sm_refc *d,
+			    void *p)
+{
+	(void)o;
+	(void)d;
+	(*(unsigned *)p)++;
+}
+
+START_TEST(refcounts_of_shared_extents)
+{
+	struct spacemap *sm = sm_create(1);
+	struct sm_refc_list l, disk;
+	unsigned nd = 0;
+
+	sm_refc_init(&l);
+	sm_refc_init(&disk);
+	sm_add(sm, 0, 100, 10, INO(131), 0);
+	sm_add(sm, 0, 105, 10, INO(132), 0);	/* 105-109 shared by 2 */
+	sm_add(sm, 0, 108, 1, INO(133), 7);	/* 108 by 3 */
+	sm_add(sm, 0, 200, 3, INO(131), 50 | XFS_RMAP_OFF_ATTR_FORK);
+	sm_add(sm, 0, 200, 3, INO(134), 0);	/* attr vs data: not sharing */
+	sm_add(sm, 0, 300, 4, XFS_RMAP_OWN_COW, 0);
+	sm_sort(sm, 0);
+	ck_assert_int_eq(sm_derive_refcounts(sm, 0, &l), 0);
+	ck_assert_uint_eq(l.n, 4);
+	ck_assert(l.v[0].agbno == 105 && l.v[0].len == 3 && l.v[0].refcount == 2);
+	ck_assert(l.v[1].agbno == 108 && l.v[1].len == 1 && l.v[1].refcount == 3);
+	ck_assert(l.v[2].agbno == 109 && l.v[2].len == 1 && l.v[2].refcount == 2);
+	ck_assert(l.v[3].cow && l.v[3].agbno == 300 && l.v[3].refcount == 1);
+
+	/* the same on disk, with one count wrong and one record missing */
+	sm_refc_add(&disk, 105, 3, 2, false);
+	sm_refc_add(&disk, 108, 1, 2, false);
+	sm_refc_add(&disk, 300, 4, 1, true);
+	sm_refc_normalize(&disk);	/* 105-108 merge: count 2 over 4 */
+	ck_assert_uint_eq(disk.n, 2);
+	sm_refc_diff(&l, &disk, count_refc_diff, &nd);
+	ck_assert_uint_eq(nd, 3);	/* 105 wrong, 108 and 109 missing */
+	sm_refc_free(&l);
+	sm_refc_free(&disk);
+	sm_destroy(sm);
+}
+END_TEST
+
+START_TEST(lookup_finds_every_owner)
+{
+	struct spacemap *sm = sm_create(1);
+	const struct sm_rec *out[4];
+
+	sm_add(sm, 0, 0, 1000, XFS_RMAP_OWN_LOG, 0);
+	sm_add(sm, 0, 1000, 8, XFS_RMAP_OWN_INODES, 0);
+	sm_add(sm, 0, 1003, 1, INO(140), 0);
+	sm_add(sm, 0, 2000, 1, INO(141), 0);
+	sm_sort(sm, 0);
+	ck_assert_uint_eq(sm_lookup(sm, 0, 999, out, 4), 1);
+	ck_assert(out[0]->owner == XFS_RMAP_OWN_LOG);
+	ck_assert_uint_eq(sm_lookup(sm, 0, 1003, out, 4), 2);
+	ck_assert_uint_eq(sm_lookup(sm, 0, 1500, out, 4), 0);
+	ck_assert_uint_eq(sm_lookup(sm, 0, 2000, out, 4), 1);
+	ck_assert(out[0]->owner == INO(141));
+	ck_assert_uint_eq(sm_lookup(sm, 0, 5000, out, 4), 0);
+	sm_destroy(sm);
+}
+END_TEST
+
+static struct spacemap *shared_sm;
+
+static void *adder(void *arg)
+{
+	uintptr_t t = (uintptr_t)arg;
+
+	for (uint32_t i = 0; i < 20000; i++)
+		sm_add(shared_sm, (uint32_t)(i % 3),
+		       (uint32_t)(t * 100000 + i), 1, INO(1000 + t), i);
+	return NULL;
+}
+
+START_TEST(concurrent_adds)
+{
+	pthread_t th[4];
+	size_t total = 0;
+
+	shared_sm = sm_create(3);
+	for (uintptr_t t = 0; t < 4; t++)
+		pthread_create(&th[t], NULL, adder, (void *)t);
+	for (int t = 0; t < 4; t++)
+		pthread_join(th[t], NULL);
+	for (uint32_t ag = 0; ag < 3; ag++) {
+		size_t n;
+		struct pairs p = { 0 };
+
+		sm_recs(shared_sm, ag, &n);
+		total += n;
+		sm_sort(shared_sm, ag);
+		sm_overlaps(shared_sm, ag, collect, &p);
+		ck_assert_uint_eq(p.n, 0);
+	}
+	ck_assert_uint_eq(total, 4 * 20000);
+	ck_assert_uint_gt(sm_bytes(shared_sm), total * sizeof(struct sm_rec) - 1);
+	sm_destroy(shared_sm);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("spacemap");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, overlaps_found);
+	tcase_add_test(tc, free_is_complement);
+	tcase_add_test(tc, listed_free_merges);
+	tcase_add_test(tc, normalize_merges_right_runs);
+	tcase_add_test(tc, diff_names_differences);
+	tcase_add_test(tc, refcounts_of_shared_extents);
+	tcase_add_test(tc, lookup_finds_every_owner);
+	tcase_add_test(tc, concurrent_adds);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
