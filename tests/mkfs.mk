@@ -1,5 +1,6 @@
 # tests/mkfs.mk: tests of this area (check_PROGRAMS, TESTS, SHELL_TESTS += ...).
 SHELL_TESTS += \
 	tests/t0300-mkfs-matches-reference.sh \
-	tests/t0301-mkfs-kernel-mounts.sh
+	tests/t0301-mkfs-kernel-mounts.sh \
+	tests/t0302-mkfs-refuses-invalid-options.sh
 EXTRA_DIST += tests/lib/mkfs-matrix.sh tests/lib/mkfs-compare.sh
