@@ -2,5 +2,7 @@
 SHELL_TESTS += \
 	tests/t0300-mkfs-matches-reference.sh \
 	tests/t0301-mkfs-kernel-mounts.sh \
-	tests/t0302-mkfs-refuses-invalid-options.sh
+	tests/t0302-mkfs-refuses-invalid-options.sh \
+	tests/t0303-mkfs-signatures-and-modes.sh \
+	tests/t0304-mkfs-block-device.sh
 EXTRA_DIST += tests/lib/mkfs-matrix.sh tests/lib/mkfs-compare.sh
