@@ -2,10 +2,12 @@
 # script and the kernel-side lister (tests/tools/klist.py).  The images are
 # cached under $(top_builddir)/tests/corpus-cache.
 SHELL_TESTS += \
-	tests/t0800-corpus-covers-every-form.sh
+	tests/t0800-corpus-covers-every-form.sh \
+	tests/t0801-corpus-klist-listing.sh \
+	tests/t0802-corpus-cache.sh
 
 EXTRA_DIST += tests/lib/corpus.sh tests/lib/corpus-populate.sh \
-	tests/tools/klist.py
+	tests/tools/klist.py tests/tools/README.md
 
 clean-local: clean-corpus
 clean-corpus:

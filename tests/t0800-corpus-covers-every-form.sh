@@ -53,7 +53,7 @@ holes() {
 
 # lfield LIST PATH KEY: a field of one listing line.
 lfield() {
-	awk -v p="$2" -v k="$3=" '$1 == p {
+	P=$2 K="$3=" awk '$1 == ENVIRON["P"] { k = ENVIRON["K"]
 		for (i = 2; i <= NF; i++)
 			if (index($i, k) == 1) { print substr($i, length(k) + 1); exit }
 	}' "$1"

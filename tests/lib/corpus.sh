@@ -177,6 +177,12 @@ _corpus_build() {
 	fi
 	umount "$_mnt" >> "$_log" 2>&1 || { _corpus_failed "final umount"; return 1; }
 	rmdir "$_mnt"
+	# Copy the image sparsely: mkfs zeroes the whole log, and the host
+	# filesystem keeps those zeroes allocated (fallocate -d misses them
+	# until they are read, a copy skips them and any other run of zeroes).
+	cp --sparse=always "$_b.img.tmp" "$_b.sparse.tmp" &&
+		mv "$_b.sparse.tmp" "$_b.img.tmp" ||
+		{ _corpus_failed "sparse copy"; return 1; }
 	echo "built in $(($(date +%s) - _t0)) s" >> "$_log"
 	mv "$_b.img.tmp" "$_b.img" && mv "$_b.geom.tmp" "$_b.geom" &&
 		mv "$_b.list.tmp" "$_b.list"
@@ -217,7 +223,8 @@ corpus_geom() {
 
 corpus_ino() {
 	_p=$(_corpus_ready "$1") || return 1
-	awk -v p="$2" '$1 == p { sub(/^ino=/, "", $2); print $2; found = 1 }
+	# ENVIRON, not -v: awk would undo the listing's \xHH escapes
+	P=$2 awk '$1 == ENVIRON["P"] { sub(/^ino=/, "", $2); print $2; found = 1 }
 		END { exit !found }' "$_p.list"
 }
 
