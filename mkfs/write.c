@@ -264,8 +264,24 @@ static void discard_dev(struct fs_dev *dev, bool quiet)
 	if (!dev)
 		return;
 	if (dev->is_file) {
-		/* Stale blocks of an image file would only waste space. */
-		dev_discard(dev, 0, dev->size);
+		/*
+		 * Stale blocks of an image file would only waste space: punch
+		 * the ranges that hold data (walking holes costs nothing, and
+		 * a punch of an already sparse range is not free).
+		 */
+		off_t pos = 0, data, hole;
+
+		while (pos < (off_t)dev->size) {
+			data = lseek(dev->fd, pos, SEEK_DATA);
+			if (data < 0)
+				break;
+			hole = lseek(dev->fd, data, SEEK_HOLE);
+			if (hole <= data)
+				break;
+			if (dev_discard(dev, data, hole - data))
+				break;
+			pos = hole;
+		}
 		return;
 	}
 	while (off < dev->size) {
