@@ -48,6 +48,190 @@ struct fs;
 #define LOG_CYCLE_SLOTS		(XLOG_HEADER_CYCLE_SIZE / BBSIZE)	/* 64 */
 
 /* ------------------------------------------------------------------ */
+/* Where the log is                                                    */
+/* ------------------------------------------------------------------ */
+
+struct fs_log {
+	/* read len bytes at byte offset off of the log (always in range) */
+	int		(*read)(struct fs_log *log, uint64_t off, void *buf,
+				size_t len);
+	struct fs_dev	*dev;		/* device log, or NULL */
+	uint64_t	start;		/* byte offset of block 0 on dev */
+	const uint8_t	*mem;		/* memory log, or NULL */
+	uint32_t	bbs;		/* size in basic blocks */
+	xfs_daddr_t	daddr;		/* daddr of block 0, for findings */
+	xfs_uuid_t	uuid;		/* sb_uuid: what records must name */
+	uint32_t	sunit;		/* sb_logsunit in bytes, 0: none */
+};
+
+/*
+ * Describe a log on a device or in memory.  -EINVAL for a range that is
+ * not whole basic blocks, empty, or over 2^32 blocks; -ENOSPC if it runs
+ * past the device.
+ */
+int log_init_dev(struct fs_log *log, struct fs_dev *dev, uint64_t start_byte,
+		 uint64_t len_bytes, const xfs_uuid_t *uuid,
+		 unsigned sunit_bytes);
+int log_init_mem(struct fs_log *log, const void *buf, uint64_t len_bytes,
+		 const xfs_uuid_t *uuid, unsigned sunit_bytes);
+/*
+ * The log of an open filesystem, from its superblock: internal (sb
+ * logstart != 0, on fs->dev) or external (fs->logdev; -ENODEV if the
+ * caller opened none).  A log past the end of its device is reported as
+ * LOG_OUTSIDE_DEV and refused with -EUCLEAN.
+ */
+int log_init_fs(struct fs_log *log, struct fs *fs, struct fs_findings *fl);
+
+/* ------------------------------------------------------------------ */
+/* Head, tail, state                                                   */
+/* ------------------------------------------------------------------ */
+
+enum log_state {
+	LOG_STATE_ZEROED,	/* block 0 was never written */
+	LOG_STATE_CLEAN,	/* an unmount record ends at the head */
+	LOG_STATE_DIRTY,	/* there is something to replay */
+	LOG_STATE_CORRUPT,	/* no head or tail could be found */
+};
+
+struct log_pos {
+	enum log_state	state;
+	uint32_t	head_blk;	/* where the next record goes */
+	uint32_t	head_cycle;	/* and the cycle it gets */
+	uint32_t	rec_blk;	/* header block of the last record */
+	xfs_lsn_t	rec_lsn;	/* its LSN */
+	xfs_lsn_t	tail_lsn;	/* the tail LSN it records */
+	uint32_t	tail_blk;	/* first block to replay (head if clean) */
+	bool		trimmed;	/* head moved back over a torn write */
+};
+
+const char *log_state_name(enum log_state s);
+
+/* LSN order: cycle, then block. */
+static inline int log_lsn_cmp(xfs_lsn_t a, xfs_lsn_t b)
+{
+	if (lsn_cycle(a) != lsn_cycle(b))
+		return lsn_cycle(a) < lsn_cycle(b) ? -1 : 1;
+	if (lsn_block(a) != lsn_block(b))
+		return lsn_block(a) < lsn_block(b) ? -1 : 1;
+	return 0;
+}
+
+/* The LSN the next record would get: metadata must not be beyond it. */
+static inline xfs_lsn_t log_head_lsn(const struct log_pos *p)
+{
+	return lsn_make(p->head_cycle, p->head_blk);
+}
+
+/*
+ * Find the head and tail as log recovery does, and say whether the log is
+ * clean.  Only what the search itself trips over is reported (no header
+ * before the head, a hole of blocks owned by no record); records are not
+ * checked.  Returns 0 (see pos->state) or a negative errno for I/O.
+ */
+int log_find_head(struct fs_log *log, struct log_pos *pos,
+		  struct fs_findings *fl);
+
+/*
+ * log_find_head() and then verify: the unmount record of a clean log, and
+ * every record from the tail to the head of a dirty one.  A bad record
+ * among the last LOG_MAX_ICLOGS before the head is a torn write: it is
+ * reported as LOG_TORN_WRITE, and the head moves back over it (pos->
+ * trimmed), as the kernel does.  A zeroed or dirty log is reported too
+ * (LOG_ZEROED, LOG_DIRTY: warnings).
+ */
+int log_check(struct fs_log *log, struct log_pos *pos,
+	      struct fs_findings *fl);
+
+/* ------------------------------------------------------------------ */
+/* Records and operations                                              */
+/* ------------------------------------------------------------------ */
+
+struct log_rec {
+	uint32_t	blk;		/* header block in the log */
+	uint32_t	hblks;		/* header sectors (1 + extended) */
+	uint32_t	bblks;		/* data sectors */
+	/* the header, decoded */
+	uint32_t	cycle;
+	uint32_t	version;
+	uint32_t	len;		/* data bytes */
+	xfs_lsn_t	lsn;
+	xfs_lsn_t	tail_lsn;
+	uint32_t	crc;
+	uint32_t	prev_block;
+	uint32_t	num_logops;
+	uint32_t	fmt;
+	xfs_uuid_t	uuid;
+	uint32_t	size;		/* h_size */
+	/* buffers, owned by the record (log_rec_release frees them) */
+	uint8_t		*hdr;		/* hblks sectors as on disk */
+	uint8_t		*raw;		/* data sectors as on disk */
+	uint8_t		*data;		/* the same, unpacked: len bytes */
+	size_t		cap;		/* bytes allocated in each of the above */
+};
+
+/*
+ * Read the record whose header is at block blk.  A header that cannot be
+ * used (bad magic, sizes that would run past the log or its own cycle
+ * data) is reported and refused with -EUCLEAN; anything else wrong is for
+ * log_rec_verify().  rec's buffers are reused across calls.
+ */
+int log_rec_read(struct fs_log *log, uint32_t blk, struct log_rec *rec,
+		 struct fs_findings *fl);
+/* Check everything about a record read; returns the number of errors. */
+unsigned log_rec_verify(struct fs_log *log, const struct log_rec *rec,
+			struct fs_findings *fl);
+void log_rec_release(struct log_rec *rec);
+/* Is this a record of one unmount operation (what ends a clean log)? */
+bool log_rec_is_unmount(const struct log_rec *rec);
+
+struct log_op {
+	unsigned	index;		/* 0.. in the record */
+	uint32_t	offset;		/* of the op header in the data */
+	uint32_t	tid;
+	uint32_t	len;
+	uint8_t		clientid;
+	uint8_t		flags;
+	const uint8_t	*data;		/* len bytes of payload */
+};
+
+struct log_op_iter {
+	const struct log_rec	*rec;
+	uint32_t		off;
+	unsigned		index;
+};
+
+void log_op_iter_init(struct log_op_iter *it, const struct log_rec *rec);
+/*
+ * Next operation: 1 and *op, 0 after num_logops operations or at the end
+ * of the data, -EUCLEAN (LOG_BAD_OP) for a header that does not fit or
+ * names no known client.  fl may be NULL; log gives the finding's place.
+ */
+int log_op_next(struct log_op_iter *it, struct fs_log *log,
+		struct log_op *op, struct fs_findings *fl);
+
+/*
+ * Records from block from up to block to (exclusive; from == to: none),
+ * following each record's length around the ring.  log_iter_next()
+ * returns 1 and a record, 0 when to is reached exactly, or -EUCLEAN
+ * (LOG_CHAIN_BROKEN or the record's own finding) when a record cannot be
+ * read or runs past to.
+ */
+struct log_iter {
+	struct fs_log	*log;
+	uint32_t	next;
+	uint32_t	to;
+	uint64_t	walked;		/* blocks so far, bounded by the log */
+	bool		done;
+	struct log_rec	rec;
+};
+
+void log_iter_init(struct log_iter *it, struct fs_log *log, uint32_t from,
+		   uint32_t to);
+int log_iter_next(struct log_iter *it, const struct log_rec **recp,
+		  struct fs_findings *fl);
+void log_iter_release(struct log_iter *it);
+
+/* ------------------------------------------------------------------ */
 /* Writing a clean log                                                 */
 /* ------------------------------------------------------------------ */
 
