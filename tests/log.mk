@@ -11,4 +11,8 @@ tests_tools_logtool_SOURCES = tests/tools/logtool.c
 tests_tools_logtool_LDADD = $(LIBFS_LIBS)
 
 SHELL_TESTS += \
-	tests/t0500-log-format-matches-reference.sh
+	tests/t0500-log-format-matches-reference.sh \
+	tests/t0501-log-format-kernel-mounts.sh \
+	tests/t0502-log-head-tail-match-reference.sh \
+	tests/t0503-log-damage-findings.sh
+EXTRA_DIST += tests/lib/log-lib.sh
