@@ -1,0 +1,577 @@
+/*
+ * Inodes: cluster buffers, decode, and verification of the v3 core
+ * (ondisk_inode.asciidoc; nrext64 and bigtime from the kernel's format).
+ *
+ * In:  an inode number, the geometry.
+ * Out: a decoded struct fs_inode with a private copy of the raw inode;
+ *      findings for everything the core says that cannot be true.
+ * The forks' contents are checked by bmap.c (mappings), dir*.c, attr*.c
+ * and symlink.c; only their formats, sizes and counters are checked here.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "format/btree.h"
+#include "format/crc32c.h"
+#include "format/dir.h"
+#include "inode.h"
+
+#define LITERAL_OFF	XFS_DINODE_CORE_SIZE
+
+void inode_decode_time(bool bigtime, xfs_timestamp_t t, struct fs_timestamp *ts)
+{
+	uint64_t v = get_be64(t);
+
+	if (bigtime) {
+		ts->sec = (int64_t)(v / XFS_NSEC_PER_SEC) - XFS_BIGTIME_EPOCH_OFFSET;
+		ts->nsec = (uint32_t)(v % XFS_NSEC_PER_SEC);
+	} else {
+		ts->sec = (int32_t)(uint32_t)(v >> 32);
+		ts->nsec = (uint32_t)v;
+	}
+}
+
+static bool dinode_has_nrext64(const struct xfs_dinode *d)
+{
+	return (get_be64(d->di_flags2) & XFS_DIFLAG2_NREXT64) != 0;
+}
+
+int inode_decode(const struct fs_geom *g, xfs_ino_t ino, const void *raw,
+		 struct fs_inode *ip)
+{
+	const struct xfs_dinode *d = raw;
+	uint32_t lit = g->inodesize - LITERAL_OFF;
+	bool bigtime, nrext64;
+
+	memset(ip, 0, sizeof(*ip));
+	ip->raw = malloc(g->inodesize);
+	if (!ip->raw)
+		return -ENOMEM;
+	memcpy(ip->raw, raw, g->inodesize);
+	ip->rawsize = g->inodesize;
+	d = (const struct xfs_dinode *)ip->raw;
+
+	ip->ino = ino;
+	ip->magic = get_be16(d->di_magic);
+	ip->mode = get_be16(d->di_mode);
+	ip->version = d->di_version;
+	ip->format = d->di_format;
+	ip->onlink = get_be16(d->di_onlink);
+	ip->uid = get_be32(d->di_uid);
+	ip->gid = get_be32(d->di_gid);
+	ip->nlink = get_be32(d->di_nlink);
+	ip->projid = (uint32_t)get_be16(d->di_projid_hi) << 16 |
+		     get_be16(d->di_projid_lo);
+	ip->flags2 = get_be64(d->di_flags2);
+	bigtime = (ip->flags2 & XFS_DIFLAG2_BIGTIME) != 0;
+	nrext64 = dinode_has_nrext64(d);
+	inode_decode_time(bigtime, d->di_atime, &ip->atime);
+	inode_decode_time(bigtime, d->di_mtime, &ip->mtime);
+	inode_decode_time(bigtime, d->di_ctime, &ip->ctime);
+	inode_decode_time(bigtime, d->di_crtime, &ip->crtime);
+	ip->size = get_be64(d->di_size);
+	ip->nblocks = get_be64(d->di_nblocks);
+	ip->extsize = get_be32(d->di_extsize);
+	if (nrext64) {
+		ip->nextents = get_be64(d->u24.di_big_nextents);
+		ip->anextents = get_be32(d->u76.big.di_big_anextents);
+	} else {
+		ip->nextents = get_be32(d->u76.small.di_nextents);
+		ip->anextents = get_be16(d->u76.small.di_anextents);
+		ip->flushiter = get_be16(d->u24.v2.di_flushiter);
+	}
+	ip->forkoff = d->di_forkoff;
+	ip->aformat = d->di_aformat;
+	ip->dmevmask = get_be32(d->di_dmevmask);
+	ip->dmstate = get_be16(d->di_dmstate);
+	ip->flags = get_be16(d->di_flags);
+	ip->gen = get_be32(d->di_gen);
+	ip->next_unlinked = get_be32(d->di_next_unlinked);
+	ip->crc = get_le32(d->di_crc);
+	ip->changecount = get_be64(d->di_changecount);
+	ip->lsn = (xfs_lsn_t)get_be64(d->di_lsn);
+	ip->cowextsize = get_be32(d->di_cowextsize);
+	ip->di_ino = get_be64(d->di_ino);
+	ip->uuid = d->di_uuid;
+
+	/* a forkoff past the literal area is reported by inode_verify */
+	ip->dfork = ip->raw + LITERAL_OFF;
+	if (ip->forkoff && (uint32_t)ip->forkoff * 8 < lit) {
+		ip->dfork_size = ip->forkoff * 8;
+		ip->afork = ip->dfork + ip->dfork_size;
+		ip->afork_size = lit - ip->dfork_size;
+	} else {
+		ip->dfork_size = lit;
+		ip->afork = NULL;
+		ip->afork_size = 0;
+	}
+	return 0;
+}
+
+void inode_release(struct fs_inode *ip)
+{
+	free(ip->raw);
+	ip->raw = NULL;
+	ip->dfork = ip->afork = NULL;
+}
+
+uint32_t inode_rdev(const struct fs_inode *ip)
+{
+	if (ip->format != XFS_DINODE_FMT_DEV || ip->dfork_size < 4)
+		return 0;
+	return load_be32(ip->dfork);
+}
+
+static bool mode_type_valid(uint16_t mode)
+{
+	switch (mode & XFS_S_IFMT) {
+	case XFS_S_IFREG:
+	case XFS_S_IFDIR:
+	case XFS_S_IFLNK:
+	case XFS_S_IFCHR:
+	case XFS_S_IFBLK:
+	case XFS_S_IFIFO:
+	case XFS_S_IFSOCK:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Largest number of extent records the extents format can hold. */
+static uint64_t fork_maxext(uint32_t fork_size)
+{
+	return fork_size / sizeof(struct xfs_bmbt_rec);
+}
+
+/* Check one fork's format, counter and size against its room. */
+static unsigned verify_fork(struct fs *fs, const struct fs_inode *ip,
+			    int whichfork, struct fs_objref *o,
+			    struct fs_findings *fl)
+{
+	uint32_t size;
+	const uint8_t *p = inode_fork_ptr(ip, whichfork, &size);
+	int fmt = inode_fork_format(ip, whichfork);
+	uint64_t n = inode_fork_nextents(ip, whichfork);
+	const char *fmtname = whichfork == XFS_DATA_FORK ? "core.format" :
+							   "core.aformat";
+	const char *cntname = whichfork == XFS_DATA_FORK ? "core.nextents" :
+							   "core.naextents";
+	uint64_t maxcnt;
+	unsigned errs = 0;
+
+	if (whichfork == XFS_DATA_FORK)
+		maxcnt = fs->geo.has_nrext64 ? XFS_MAX_EXTCNT_DATA_FORK_LARGE :
+					       XFS_MAX_EXTCNT_DATA_FORK_SMALL;
+	else
+		maxcnt = fs->geo.has_nrext64 ? XFS_MAX_EXTCNT_ATTR_FORK_LARGE :
+					       XFS_MAX_EXTCNT_ATTR_FORK_SMALL;
+	if (n > maxcnt) {
+		fs_report_val(fl, PR_INODE_BAD_NEXTENTS, o, cntname, maxcnt, n);
+		errs++;
+	}
+	switch (fmt) {
+	case XFS_DINODE_FMT_LOCAL:
+		if (n) {
+			fs_report_val(fl, PR_INODE_BAD_NEXTENTS, o, cntname, 0, n);
+			errs++;
+		}
+		if (whichfork == XFS_DATA_FORK && ip->size > size) {
+			fs_report_val(fl, PR_INODE_BAD_SIZE, o, "core.size",
+				      size, ip->size);
+			errs++;
+		}
+		if (whichfork == XFS_ATTR_FORK && size >= 2 &&
+		    load_be16(p) > size) {
+			fs_report_val(fl, PR_INODE_BAD_SIZE, o,
+				      "a.sfattr.hdr.totsize", size, load_be16(p));
+			errs++;
+		}
+		break;
+	case XFS_DINODE_FMT_EXTENTS:
+		if (n > fork_maxext(size)) {
+			fs_report_val(fl, PR_INODE_BAD_NEXTENTS, o, cntname,
+				      fork_maxext(size), n);
+			errs++;
+		}
+		break;
+	case XFS_DINODE_FMT_BTREE: {
+		unsigned level, numrecs;
+
+		/* fewer extents than the extents format holds: no btree */
+		if (n <= fork_maxext(size)) {
+			fs_report_val(fl, PR_INODE_BAD_NEXTENTS, o, cntname,
+				      fork_maxext(size) + 1, n);
+			errs++;
+		}
+		if (size < sizeof(struct xfs_bmdr_block) + 16) {
+			fs_report_found(fl, PR_BMAP_BAD_ROOT, o, fmtname, size);
+			errs++;
+			break;
+		}
+		level = load_be16(p);
+		numrecs = load_be16(p + 2);
+		if (level == 0 || level >= XFS_BMBT_MAXLEVELS) {
+			fs_report_found(fl, PR_BMAP_BAD_ROOT, o,
+					whichfork == XFS_DATA_FORK ?
+					"u3.bmbt.level" : "a.bmbt.level", level);
+			errs++;
+		}
+		if (numrecs == 0 || numrecs > (size - 4) / 16) {
+			fs_report_found(fl, PR_BMAP_BAD_ROOT, o,
+					whichfork == XFS_DATA_FORK ?
+					"u3.bmbt.numrecs" : "a.bmbt.numrecs",
+					numrecs);
+			errs++;
+		}
+		break;
+	}
+	case XFS_DINODE_FMT_DEV:
+		if (whichfork == XFS_ATTR_FORK) {
+			fs_report_found(fl, PR_INODE_BAD_AFORMAT, o, fmtname, fmt);
+			errs++;
+		}
+		break;
+	default:
+		fs_report_found(fl, whichfork == XFS_DATA_FORK ?
+				PR_INODE_BAD_FORMAT : PR_INODE_BAD_AFORMAT,
+				o, fmtname, fmt);
+		errs++;
+		break;
+	}
+	return errs;
+}
+
+static bool extsize_ok(const struct fs_geom *g, uint32_t hint, bool rt,
+		       uint32_t rextsize)
+{
+	uint64_t max = g->agblocks / 2;
+
+	if (!hint)
+		return true;
+	if (hint > max || hint > XFS_MAX_BMBT_EXTLEN)
+		return false;
+	if (rt && rextsize && hint % rextsize)
+		return false;
+	return true;
+}
+
+unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
+		      struct fs_findings *fl)
+{
+	const struct fs_geom *g = &fs->geo;
+	const struct xfs_dinode *d = raw;
+	struct fs_objref o = OBJREF_INIT(OBJ_INODE);
+	struct fs_inode in, *ip = &in;
+	uint16_t type;
+	unsigned errs = 0;
+	uint32_t lit = g->inodesize - LITERAL_OFF;
+
+#define BAD(code, field, exp, found) do { \
+		fs_report_val(fl, PR_##code, &o, field, exp, found); \
+		errs++; \
+	} while (0)
+#define BADF(code, field, found) do { \
+		fs_report_found(fl, PR_##code, &o, field, found); \
+		errs++; \
+	} while (0)
+
+	o.ino = ino;
+	o.agno = ino_to_agno(g, ino);
+	o.daddr = ino_to_daddr(g, ino);
+	if (get_be16(d->di_magic) != XFS_DINODE_MAGIC) {
+		BAD(INODE_BAD_MAGIC, "core.magic", XFS_DINODE_MAGIC,
+		    get_be16(d->di_magic));
+		return errs;
+	}
+	if (d->di_version != XFS_DINODE_VERSION_3) {
+		BAD(INODE_BAD_VERSION, "core.version", 3, d->di_version);
+		return errs;
+	}
+	if (!xfs_cksum_verify(raw, g->inodesize, XFS_DINODE_CRC_OFF))
+		BAD(INODE_BAD_CRC, "v3.crc",
+		    xfs_cksum_calc(raw, g->inodesize, XFS_DINODE_CRC_OFF),
+		    get_le32(d->di_crc));
+	if (get_be64(d->di_ino) != ino)
+		BAD(INODE_BAD_INO, "v3.inumber", ino, get_be64(d->di_ino));
+	if (!fs_uuid_ok(fs, &d->di_uuid))
+		BADF(INODE_BAD_UUID, "v3.uuid", 0);
+
+	if (inode_decode(g, ino, raw, ip))
+		return errs;
+	type = ip->mode & XFS_S_IFMT;
+	if (ip->mode == 0) {
+		/* a free inode: only its identity above matters */
+		goto out;
+	}
+	if (!mode_type_valid(ip->mode)) {
+		BADF(INODE_BAD_MODE, "core.mode", ip->mode);
+		goto out;
+	}
+	if (ip->onlink)
+		BAD(INODE_BAD_ONLINK, "core.onlink", 0, ip->onlink);
+
+	/* the data fork's format must suit the file type */
+	switch (type) {
+	case XFS_S_IFREG:
+		if (ip->format != XFS_DINODE_FMT_EXTENTS &&
+		    ip->format != XFS_DINODE_FMT_BTREE)
+			BADF(INODE_BAD_FORMAT, "core.format", ip->format);
+		break;
+	case XFS_S_IFDIR:
+	case XFS_S_IFLNK:
+		if (ip->format != XFS_DINODE_FMT_LOCAL &&
+		    ip->format != XFS_DINODE_FMT_EXTENTS &&
+		    ip->format != XFS_DINODE_FMT_BTREE)
+			BADF(INODE_BAD_FORMAT, "core.format", ip->format);
+		break;
+	default:	/* devices, fifos, sockets */
+		if (ip->format != XFS_DINODE_FMT_DEV)
+			BADF(INODE_BAD_FORMAT, "core.format", ip->format);
+		else if (ip->size || ip->nextents)
+			BADF(INODE_BAD_RDEV, "core.size", ip->size);
+		break;
+	}
+	if ((int64_t)ip->size < 0)
+		BADF(INODE_BAD_SIZE, "core.size", ip->size);
+	if (type == XFS_S_IFDIR && ip->format == XFS_DINODE_FMT_LOCAL &&
+	    ip->size < XFS_DIR2_SF_HDR_SIZE(0))
+		BADF(INODE_BAD_SIZE, "core.size", ip->size);
+	if (type == XFS_S_IFLNK &&
+	    (ip->size == 0 || ip->size > XFS_SYMLINK_MAXLEN))
+		BADF(INODE_BAD_SIZE, "core.size", ip->size);
+
+	/* attribute fork placement */
+	if (ip->forkoff) {
+		if ((uint32_t)ip->forkoff * 8 >= lit)
+			BAD(INODE_BAD_FORKOFF, "core.forkoff", (lit - 1) / 8,
+			    ip->forkoff);
+	} else {
+		if (ip->aformat != XFS_DINODE_FMT_EXTENTS)
+			BAD(INODE_BAD_AFORMAT, "core.aformat",
+			    XFS_DINODE_FMT_EXTENTS, ip->aformat);
+		if (ip->anextents)
+			BAD(INODE_BAD_NEXTENTS, "core.naextents", 0,
+			    ip->anextents);
+	}
+	if (type != XFS_S_IFCHR && type != XFS_S_IFBLK &&
+	    type != XFS_S_IFIFO && type != XFS_S_IFSOCK)
+		errs += verify_fork(fs, ip, XFS_DATA_FORK, &o, fl);
+	if (ip->forkoff && ip->afork)
+		errs += verify_fork(fs, ip, XFS_ATTR_FORK, &o, fl);
+
+	/* block counts cover at least one block per extent */
+	if (!(ip->flags & XFS_DIFLAG_REALTIME) &&
+	    ip->nextents + ip->anextents > ip->nblocks)
+		BAD(INODE_BAD_NBLOCKS, "core.nblocks",
+		    ip->nextents + ip->anextents, ip->nblocks);
+
+	/* flags */
+	if (ip->flags & ~XFS_DIFLAG_ANY)
+		BADF(INODE_BAD_FLAGS, "core.flags", ip->flags);
+	if ((ip->flags & XFS_DIFLAG_REALTIME) && !fs->sb.rblocks)
+		BADF(INODE_BAD_FLAGS, "core.realtime", 1);
+	if ((ip->flags & (XFS_DIFLAG_RTINHERIT | XFS_DIFLAG_EXTSZINHERIT |
+			  XFS_DIFLAG_PROJINHERIT | XFS_DIFLAG_NOSYMLINKS)) &&
+	    type != XFS_S_IFDIR)
+		BADF(INODE_BAD_FLAGS, "core.flags", ip->flags);
+	if ((ip->flags & (XFS_DIFLAG_REALTIME | XFS_DIFLAG_EXTSIZE)) &&
+	    type != XFS_S_IFREG)
+		BADF(INODE_BAD_FLAGS, "core.flags", ip->flags);
+	if ((ip->flags & XFS_DIFLAG_EXTSIZE) &&
+	    (ip->flags & XFS_DIFLAG_EXTSZINHERIT))
+		BADF(INODE_BAD_FLAGS, "core.flags", ip->flags);
+	if (!(ip->flags & (XFS_DIFLAG_EXTSIZE | XFS_DIFLAG_EXTSZINHERIT)) &&
+	    ip->extsize)
+		BAD(INODE_BAD_EXTSIZE, "core.extsize", 0, ip->extsize);
+	else if (!extsize_ok(g, ip->extsize,
+			     (ip->flags & (XFS_DIFLAG_REALTIME |
+					   XFS_DIFLAG_RTINHERIT)) != 0,
+			     fs->sb.rextsize))
+		BADF(INODE_BAD_EXTSIZE, "core.extsize", ip->extsize);
+
+	/* flags2 */
+	if (ip->flags2 & ~XFS_DIFLAG2_ANY)
+		BADF(INODE_BAD_FLAGS2, "v3.flags2", ip->flags2);
+	if ((ip->flags2 & XFS_DIFLAG2_REFLINK) &&
+	    (!g->has_reflink || type != XFS_S_IFREG ||
+	     (ip->flags & XFS_DIFLAG_REALTIME)))
+		BADF(INODE_BAD_FLAGS2, "v3.reflink", 1);
+	if ((ip->flags2 & XFS_DIFLAG2_DAX) &&
+	    type != XFS_S_IFREG && type != XFS_S_IFDIR)
+		BADF(INODE_BAD_FLAGS2, "v3.dax", 1);
+	if ((ip->flags2 & XFS_DIFLAG2_BIGTIME) && !g->has_bigtime)
+		BADF(INODE_BAD_FLAGS2, "v3.bigtime", 1);
+	if ((ip->flags2 & XFS_DIFLAG2_NREXT64) && !g->has_nrext64)
+		BADF(INODE_BAD_FLAGS2, "v3.nrext64", 1);
+	if ((ip->flags2 & XFS_DIFLAG2_COWEXTSIZE) &&
+	    type != XFS_S_IFREG && type != XFS_S_IFDIR)
+		BADF(INODE_BAD_FLAGS2, "v3.cowextsz", 1);
+	if (!(ip->flags2 & XFS_DIFLAG2_COWEXTSIZE) && ip->cowextsize)
+		BAD(INODE_BAD_COWEXTSIZE, "v3.cowextsize", 0, ip->cowextsize);
+	else if (ip->cowextsize &&
+		 (ip->cowextsize > g->agblocks / 2 ||
+		  ip->cowextsize > XFS_MAX_BMBT_EXTLEN))
+		BADF(INODE_BAD_COWEXTSIZE, "v3.cowextsize", ip->cowextsize);
+
+	/* timestamps: legacy nanoseconds are below one second */
+	if (!(ip->flags2 & XFS_DIFLAG2_BIGTIME)) {
+		static const char *const tn[4] = {
+			"core.atime.nsec", "core.mtime.nsec", "core.ctime.nsec",
+			"v3.crtime.nsec"
+		};
+		const struct fs_timestamp *ts[4] = {
+			&ip->atime, &ip->mtime, &ip->ctime, &ip->crtime
+		};
+
+		for (int i = 0; i < 4; i++)
+			if (ts[i]->nsec >= XFS_NSEC_PER_SEC)
+				BADF(INODE_BAD_TIMESTAMP, tn[i], ts[i]->nsec);
+	}
+
+	/* the unlinked list stays inside the AG */
+	if (ip->next_unlinked != NULLAGINO &&
+	    (!agino_valid(g, o.agno, ip->next_unlinked) ||
+	     ip->next_unlinked == ino_to_agino(g, ino)))
+		BADF(INODE_BAD_UNLINKED, "next_unlinked", ip->next_unlinked);
+
+	/* reserved bytes */
+	if (!(ip->flags2 & XFS_DIFLAG2_NREXT64)) {
+		if (get_be64(d->u24.di_v3_pad))
+			fs_report_found(fl, PR_INODE_BAD_PAD, &o, "v3.pad",
+					get_be64(d->u24.di_v3_pad));
+	} else if (get_be16(d->u76.big.di_nrext64_pad)) {
+		fs_report_found(fl, PR_INODE_BAD_PAD, &o, "core.nrext64_pad",
+				get_be16(d->u76.big.di_nrext64_pad));
+	}
+out:
+	inode_release(ip);
+#undef BAD
+#undef BADF
+	return errs;
+}
+
+/*
+ * Cluster buffers: every inode in a cluster has been initialised when its
+ * chunk was allocated, so each must carry the magic and a good CRC.  The
+ * per-inode core checks are inode_verify's, which knows the inode number.
+ */
+static void inode_cluster_verify(void *ctx, struct fs_buf *bp,
+				 struct fs_findings *fl)
+{
+	struct fs *fs = ctx;
+	const struct fs_geom *g = &fs->geo;
+	unsigned n = bp->len >> g->inodelog;
+
+	for (unsigned i = 0; i < n; i++) {
+		const uint8_t *p = bp->data + ((size_t)i << g->inodelog);
+		const struct xfs_dinode *d = (const void *)p;
+		struct fs_objref o = OBJREF_INIT(OBJ_INODE);
+		xfs_fsblock_t fsb = daddr_to_fsb(g, bp->daddr +
+				((xfs_daddr_t)(i >> g->inopblog) << g->blkbb_log));
+
+		o.agno = fsb_to_agno(g, fsb);
+		o.ino = agino_to_ino(g, o.agno,
+				     agb_to_agino(g, fsb_to_agbno(g, fsb)) +
+				     (i & (g->inopblock - 1)));
+		o.daddr = bp->daddr;
+		if (get_be16(d->di_magic) != XFS_DINODE_MAGIC) {
+			fs_report_val(fl, PR_INODE_BAD_MAGIC, &o, "core.magic",
+				      XFS_DINODE_MAGIC, get_be16(d->di_magic));
+			continue;
+		}
+		if (d->di_version != XFS_DINODE_VERSION_3) {
+			fs_report_val(fl, PR_INODE_BAD_VERSION, &o,
+				      "core.version", 3, d->di_version);
+			continue;
+		}
+		if (!xfs_cksum_verify(p, g->inodesize, XFS_DINODE_CRC_OFF))
+			fs_report_val(fl, PR_INODE_BAD_CRC, &o, "v3.crc",
+				      xfs_cksum_calc(p, g->inodesize,
+						     XFS_DINODE_CRC_OFF),
+				      get_le32(d->di_crc));
+	}
+}
+
+/* Writing a cluster recomputes every inode's CRC. */
+static void inode_cluster_write_prep(void *ctx, struct fs_buf *bp)
+{
+	struct fs *fs = ctx;
+	unsigned n = bp->len >> fs->geo.inodelog;
+
+	for (unsigned i = 0; i < n; i++) {
+		uint8_t *p = bp->data + ((size_t)i << fs->geo.inodelog);
+
+		if (get_be16(((struct xfs_dinode *)p)->di_magic) ==
+		    XFS_DINODE_MAGIC)
+			xfs_cksum_update(p, fs->geo.inodesize,
+					 XFS_DINODE_CRC_OFF);
+	}
+}
+
+const struct buf_ops inode_cluster_buf_ops = {
+	.name = "inode",
+	.verify = inode_cluster_verify,
+	.write_prep = inode_cluster_write_prep,
+	.crc_off = BUF_NO_CRC,
+};
+
+int inode_read_cluster(struct fs *fs, xfs_ino_t ino, struct fs_findings *fl,
+		       struct fs_buf **bpp, uint32_t *offset)
+{
+	const struct fs_geom *g = &fs->geo;
+	xfs_agnumber_t agno = ino_to_agno(g, ino);
+	xfs_agblock_t agbno = ino_to_agbno(g, ino);
+	xfs_agblock_t cl_agbno;
+	uint32_t nblocks = g->blocks_per_cluster;
+	int err;
+
+	*bpp = NULL;
+	if (!ino_valid(g, ino))
+		return -EINVAL;
+	/*
+	 * Clusters start at multiples of the cluster size inside aligned
+	 * chunks.  Should alignment and cluster size disagree (a damaged
+	 * superblock), read the single block instead.
+	 */
+	if (nblocks > 1 && g->inoalign && g->inoalign % nblocks == 0)
+		cl_agbno = agbno - agbno % nblocks;
+	else {
+		cl_agbno = agbno;
+		nblocks = 1;
+	}
+	if ((uint64_t)cl_agbno + nblocks > geom_ag_blocks(g, agno))
+		nblocks = geom_ag_blocks(g, agno) - cl_agbno;
+	err = fs_read_agblocks(fs, agno, cl_agbno, nblocks,
+			       &inode_cluster_buf_ops, fl, bpp);
+	if (err)
+		return err;
+	*offset = ((agbno - cl_agbno) << g->blocklog) + ino_to_boffset(g, ino);
+	return 0;
+}
+
+int inode_read(struct fs *fs, xfs_ino_t ino, struct fs_inode *ip,
+	       struct fs_findings *fl)
+{
+	struct fs_buf *bp;
+	uint32_t off;
+	int err;
+
+	memset(ip, 0, sizeof(*ip));
+	/* cluster-level findings are the same as inode_verify's: drop them */
+	err = inode_read_cluster(fs, ino, NULL, &bp, &off);
+	if (err) {
+		if (err != -EINVAL) {
+			struct fs_objref o = OBJREF_INIT(OBJ_INODE);
+
+			o.ino = ino;
+			fs_report(fl, PR_DEV_IO_ERROR, &o, NULL);
+		}
+		return err;
+	}
+	inode_verify(fs, ino, bp->data + off, fl);
+	err = inode_decode(&fs->geo, ino, bp->data + off, ip);
+	buf_release(bp);
+	return err;
+}
