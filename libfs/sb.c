@@ -476,7 +476,19 @@ unsigned sb_compare(const struct fs_sb *p, const struct fs_sb *s,
 	CMP(agcount);
 	CMP(rbmblocks);
 	CMP(logblocks);
-	CMP(versionnum);
+	/*
+	 * The kernel turns on the attr and quota bits in the primary only,
+	 * the first time it uses them; secondaries keep what mkfs wrote.
+	 */
+	{
+		uint16_t mask = ~(XFS_SB_VERSION_ATTRBIT | XFS_SB_VERSION_QUOTABIT);
+
+		if ((p->versionnum & mask) != (s->versionnum & mask)) {
+			fs_report_val(fl, PR_SB_SECONDARY_MISMATCH, &o,
+				      "versionnum", p->versionnum, s->versionnum);
+			errs++;
+		}
+	}
 	CMP(sectsize);
 	CMP(inodesize);
 	CMP(inopblock);
