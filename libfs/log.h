@@ -243,14 +243,17 @@ void log_iter_release(struct log_iter *it);
  * log_format(): write a clean, empty log over [start_byte, start_byte +
  * len_bytes) of dev, as mkfs.xfs does (and xfs_repair -L, and repair when
  * metadata LSNs are ahead of the log).  Returns 0 or a negative errno;
- * -EINVAL for a range that is not a whole number of KiB (v5 logs always
- * are), too small for one record, a sunit over 256 KiB or a bad cycle.
+ * -EINVAL for a range that is not whole 512-byte blocks or is too small
+ * for one record, a sunit that is not whole blocks or is over 256 KiB, or
+ * a cycle of 0 or one that would look like the header magic.
  *
  *   uuid        the superblock's sb_uuid (not meta_uuid): log records name
  *               the filesystem by it.
  *   sunit_bytes sb_logsunit: 0 or 1 mean none; otherwise every record is
- *               padded to that many bytes (rounded up to 512), and
- *               records over 32 KiB get extended headers.
+ *               padded to that many bytes (a multiple of 512; mkfs.xfs
+ *               uses the log sector size when there is no stripe unit,
+ *               and sb_logsunit says so), and records over 32 KiB get
+ *               extended headers.
  *   cycle       1 for a fresh log: one unmount record at block 0 and
  *               zeroes after it; the kernel then mounts at cycle 1,
  *               block 2 (or after the padded record).

@@ -183,9 +183,9 @@ static int check_args(uint64_t len_bytes, unsigned sunit_bytes,
 {
 	uint32_t sunit = norm_sunit(sunit_bytes);
 
-	if (!len_bytes || len_bytes % 1024 || len_bytes / BBSIZE > UINT32_MAX)
+	if (!len_bytes || len_bytes % BBSIZE || len_bytes / BBSIZE > UINT32_MAX)
 		return -EINVAL;
-	if (sunit % 1024 || sunit > XLOG_MAX_RECORD_BSIZE)
+	if (sunit % BBSIZE || sunit > XLOG_MAX_RECORD_BSIZE)
 		return -EINVAL;
 	/* a cycle can never look like a record header */
 	if (!cycle || cycle == XLOG_HEADER_MAGIC_NUM ||
@@ -251,6 +251,12 @@ static int format_to(const struct log_sink *sink, uint64_t len_bytes,
 	}
 	for (blk = fill_bbs; blk < bbs; blk += n) {
 		n = bbs - blk < fill_bbs ? bbs - blk : fill_bbs;
+		/*
+		 * A record needs two blocks: never leave one alone at the
+		 * end (only odd sizes can; xfsprogs would overrun there).
+		 */
+		if (bbs - blk - n == 1)
+			n++;
 		err = stage_room(&st, n);
 		if (err)
 			goto out;

@@ -1,7 +1,8 @@
 #!/bin/sh
 # log_format() writes byte for byte the log that the reference xfsprogs 6.1
 # writes for the same geometry: mkfs.xfs with no log stripe unit, 64 KiB
-# and 256 KiB ones, 1 KiB blocks and an external log; xfs_db "logformat
+# and 256 KiB ones, 1 KiB blocks, 4 KiB sectors (records padded to the
+# sector) and an external log; xfs_db "logformat
 # -c 5" (a later cycle); and xfs_repair's reformat to a later cycle with
 # 256 KiB filler records on a log whose size is not a multiple of them.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
@@ -10,7 +11,7 @@ need_ref
 LOGTOOL="$top_builddir/tests/tools/logtool"
 need_tool "$LOGTOOL"
 
-plan 8
+plan 9
 
 # log_region IMAGE: "offset length" of the internal log, in bytes
 log_region() {
@@ -55,6 +56,7 @@ same_as_mkfs plain
 same_as_mkfs su64k -l su=64k
 same_as_mkfs su256k -l su=256k
 same_as_mkfs b1k -b size=1024
+same_as_mkfs sect4k -s size=4096
 
 # external log device
 truncate -s 512M "$T/ext.img"

@@ -186,6 +186,35 @@ START_TEST(format_crc)
 }
 END_TEST
 
+/* 3-block records leave one block at the end: the last record takes it */
+START_TEST(format_odd_sunit)
+{
+	uint8_t *log = malloc(LOG_BYTES);
+	const struct xlog_rec_header *h;
+	struct fs_log l;
+	struct log_pos pos;
+	struct fs_findings fl;
+	uint32_t last = 3 + 3 * ((LOG_BBS - 3 - 4) / 3);
+
+	ck_assert_int_eq(log_format_buf(log, LOG_BYTES, &test_uuid, 1536, 6,
+					LOG_FORMAT_CRC), 0);
+	check_header(log, 0, 6, 1536 - 512, lsn_make(5, LOG_BBS - 3), 32768);
+	h = hdr(log, last);
+	ck_assert_uint_eq(last + 4, LOG_BBS);
+	ck_assert_uint_eq(get_be32(h->h_magicno), XLOG_HEADER_MAGIC_NUM);
+	ck_assert_uint_eq(get_be32(h->h_len), 3 * 512);
+	findings_init(&fl);
+	ck_assert_int_eq(log_init_mem(&l, log, LOG_BYTES, &test_uuid, 1536), 0);
+	ck_assert_int_eq(log_check(&l, &pos, &fl), 0);
+	ck_assert_uint_eq(fl.n, 0);
+	ck_assert_uint_eq(pos.state, LOG_STATE_CLEAN);
+	ck_assert_uint_eq(pos.head_blk, 3);
+	ck_assert_uint_eq(pos.head_cycle, 6);
+	findings_free(&fl);
+	free(log);
+}
+END_TEST
+
 START_TEST(format_refuses)
 {
 	uint8_t *log = malloc(LOG_BYTES);
@@ -196,11 +225,11 @@ START_TEST(format_refuses)
 					XLOG_HEADER_MAGIC_NUM, 0), -EINVAL);
 	ck_assert_int_eq(log_format_buf(log, LOG_BYTES, &test_uuid, 0,
 					XLOG_HEADER_MAGIC_NUM + 1, 0), -EINVAL);
-	ck_assert_int_eq(log_format_buf(log, LOG_BYTES - 512, &test_uuid, 0,
-					1, 0), -EINVAL);
 	ck_assert_int_eq(log_format_buf(log, LOG_BYTES, &test_uuid, 512 * 1024,
 					1, 0), -EINVAL);
-	ck_assert_int_eq(log_format_buf(log, LOG_BYTES, &test_uuid, 1536,
+	ck_assert_int_eq(log_format_buf(log, LOG_BYTES, &test_uuid, 1000,
+					1, 0), -EINVAL);
+	ck_assert_int_eq(log_format_buf(log, LOG_BYTES - 100, &test_uuid, 0,
 					1, 0), -EINVAL);
 	/* a log smaller than its first record */
 	ck_assert_int_eq(log_format_buf(log, 64 * 1024, &test_uuid, 128 * 1024,
@@ -842,6 +871,7 @@ int main(void)
 	tcase_add_test(tc, format_later_cycle);
 	tcase_add_test(tc, format_maxrec);
 	tcase_add_test(tc, format_crc);
+	tcase_add_test(tc, format_odd_sunit);
 	tcase_add_test(tc, format_refuses);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("read");
