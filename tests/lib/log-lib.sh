@@ -5,6 +5,7 @@
 #                          + OFFSET of the internal log
 #   log_peek IMAGE BLOCK OFFSET COUNT   hex of COUNT bytes there
 #   log_flip IMAGE BLOCK OFFSET [COUNT] invert COUNT (1) bytes there
+#   extract_log IMAGE OUT  copy the internal log out of an image
 LOGTOOL="$top_builddir/tests/tools/logtool"
 REF_LOGPRINT=/usr/sbin/xfs_logprint
 REF_IO=/usr/sbin/xfs_io
@@ -36,4 +37,10 @@ log_flip() {
 	_h=$(log_peek "$1" "$2" "$3" "${4:-1}")
 	log_poke "$1" "$2" "$3" \
 		"$(perl -e 'print unpack("H*", pack("H*", $ARGV[0]) ^ ("\xff" x length(pack("H*", $ARGV[0]))))' "$_h")"
+}
+
+extract_log() {
+	set -- "$1" "$2" $(log_region "$1")
+	dd if="$1" of="$2" bs=1M iflag=skip_bytes,count_bytes skip="$3" \
+		count="$4" status=none
 }
