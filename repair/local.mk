@@ -18,6 +18,8 @@ repair_xfs_repair_SOURCES = \
 	repair/spacemap.c \
 	repair/phase1.c \
 	repair/phase2.c \
+	repair/agscan.c \
+	repair/logcheck.c \
 	repair/phase3.c \
 	repair/phase4.c \
 	repair/phase5.c \

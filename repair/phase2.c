@@ -1,11 +1,319 @@
 /*
- * Phase 2: the log, the AG headers and the AG btrees.  (Being filled in.)
+ * Phase 2: the log, the superblock copies, the AG headers and the AG
+ * btrees.
+ *
+ * What it checks: that the log is clean; each AG's superblock copy
+ * (usable, same geometry and features as the primary, nothing after its
+ * last field, no quota fields mkfs never sets); each AG with libfs's
+ * ag_check() -- the AGF, AGI and AGFL on their own and against the trees
+ * they root, the free space, inode, rmap and refcount btrees, and every
+ * claim on AG space by AG metadata; then the superblock's summary
+ * counters against what the trees hold; and that the inobt knows the
+ * root inode's chunk.
+ *
+ * What it builds for later phases: r->ags[] (what each AG's headers and
+ * trees said, the on-disk rmapbt and refcountbt records) and r->smap
+ * with every claim of AG metadata and the free extents (agscan.c).  AGs
+ * are checked in parallel; their messages are printed in AG order.
+ *
+ * What stays true: nothing is written; a damaged header or tree yields
+ * findings and the walks go on where they safely can.
  */
 #include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "progress.h"
 #include "repair.h"
+#include "sbcheck.h"
+#include "workers.h"
+
+struct p2 {
+	struct rp_seq	seq;
+};
+
+static void say_ag(struct rp_out *o, enum fs_problem code,
+		   xfs_agnumber_t agno)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+
+	a.obj.agno = agno;
+	rp_say(o, code, &a);
+}
+
+/* The reference's rule for the last valid byte of a v5 superblock. */
+static size_t sb_valid_bytes(const struct fs_sb *sb)
+{
+	if (sb_has_metauuid(sb))
+		return offsetof(struct xfs_dsb, sb_meta_uuid) + sizeof(xfs_uuid_t);
+	return offsetof(struct xfs_dsb, sb_lsn) + sizeof(be64);
+}
+
+static bool same_geometry(const struct fs_sb *a, const struct fs_sb *b)
+{
+	return a->blocksize == b->blocksize && a->dblocks == b->dblocks &&
+	       a->rblocks == b->rblocks && a->rextents == b->rextents &&
+	       a->logstart == b->logstart && a->rextsize == b->rextsize &&
+	       a->agblocks == b->agblocks && a->agcount == b->agcount &&
+	       a->rbmblocks == b->rbmblocks && a->logblocks == b->logblocks &&
+	       a->sectsize == b->sectsize && a->inodesize == b->inodesize;
+}
+
+/* A quota inode field mkfs leaves at zero (NULLFSINO in memory). */
+static bool quota_ino_set(xfs_ino_t ino)
+{
+	return ino != 0 && ino != NULLFSINO;
+}
+
+static void feature_mismatch(struct rp_out *o, enum fs_problem code,
+			     xfs_agnumber_t agno, uint32_t prim, uint32_t sec)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+
+	a.obj.agno = agno;
+	a.expected = prim;
+	a.found = sec;
+	rp_say(o, code, &a);
+}
+
+/*
+ * One AG's superblock copy, the reference's way (and its words).
+ * Returns true when the copy is bad enough that the reference would
+ * rewrite it before using the AG.
+ */
+static bool check_sb_copy(struct repair *r, xfs_agnumber_t agno,
+			  struct rp_out *o)
+{
+	const struct fs_sb *p = &r->fs->sb;
+	struct fs_buf *bp;
+	struct fs_sb sb;
+	enum sbc_err e;
+	bool bad = false, garbage = false;
+	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+
+	a.obj.agno = agno;
+	if (fs_read_sb(r->fs, agno, NULL, &bp))
+		rp_fatal(r, "can't get %s for ag %u\n", "root superblock", agno);
+	e = sbc_check(bp->data, bp->len, agno == 0, &sb, NULL);
+	if (e != SBC_OK) {
+		a.s1 = sbc_strerror(e);
+		rp_say(o, PR_RP_SB_SECONDARY_BAD, &a);
+		bad = true;
+	}
+	if (!same_geometry(p, &sb)) {
+		a.s1 = sbc_strerror(SBC_SB_GEO_MISMATCH);
+		rp_say(o, PR_RP_SB_SECONDARY_CONFLICT, &a);
+		bad = true;
+	}
+	if (sb.magicnum == XFS_SB_MAGIC) {
+		const uint8_t *raw = bp->data;
+
+		for (size_t i = sb_valid_bytes(&sb); i < bp->len; i++)
+			if (raw[i]) {
+				garbage = true;
+				break;
+			}
+		if (garbage) {
+			a.s1 = agno ? "secondary" : "primary";
+			rp_say(o, PR_RP_SB_GARBAGE_TAIL, &a);
+		}
+		if (sb.flags && !garbage) {
+			rp_say(o, PR_RP_SB_BAD_FLAGS, &a);
+			bad = true;
+		}
+		if (sb.inprogress == 1 && !garbage) {
+			if (quota_ino_set(sb.uquotino)) {
+				rp_say(o, PR_RP_SB_UQUOTINO, &a);
+				bad = true;
+			}
+			if (quota_ino_set(sb.gquotino)) {
+				rp_say(o, PR_RP_SB_GQUOTINO, &a);
+				bad = true;
+			}
+			if (quota_ino_set(sb.pquotino)) {
+				rp_say(o, PR_RP_SB_PQUOTINO, &a);
+				bad = true;
+			}
+			if (sb.qflags) {
+				rp_say(o, PR_RP_SB_QFLAGS, &a);
+				bad = true;
+			}
+		}
+		if (!(sb.versionnum & XFS_SB_VERSION_DALIGNBIT) &&
+		    (sb.unit || sb.width) && !garbage) {
+			rp_say(o, PR_RP_SB_BAD_STRIPE, &a);
+			bad = true;
+		}
+		if (agno) {
+			if (p->features_compat != sb.features_compat)
+				feature_mismatch(o, PR_RP_SB_COMPAT_MISMATCH,
+						 agno, p->features_compat,
+						 sb.features_compat);
+			if ((p->features_incompat ^ sb.features_incompat) &
+			    ~XFS_SB_FEAT_INCOMPAT_NEEDSREPAIR)
+				feature_mismatch(o, PR_RP_SB_INCOMPAT_MISMATCH,
+						 agno, p->features_incompat,
+						 sb.features_incompat);
+			if (p->features_ro_compat != sb.features_ro_compat)
+				feature_mismatch(o, PR_RP_SB_ROCOMPAT_MISMATCH,
+						 agno, p->features_ro_compat,
+						 sb.features_ro_compat);
+			if (p->features_log_incompat != sb.features_log_incompat)
+				feature_mismatch(o, PR_RP_SB_LOGINCOMPAT_MISMATCH,
+						 agno, p->features_log_incompat,
+						 sb.features_log_incompat);
+		} else if (sb_has_needsrepair(&sb)) {
+			rp_say(o, PR_RP_SB_NEEDSREPAIR, &a);
+		}
+	}
+	buf_release(bp);
+	return bad;
+}
+
+/* Did a finding say the header itself is not usable as it stands? */
+static bool agf_header_code(enum fs_problem c)
+{
+	return c == PR_AGF_BAD_MAGIC || c == PR_AGF_BAD_VERSION ||
+	       c == PR_AGF_BAD_SEQNO || c == PR_AGF_BAD_LENGTH ||
+	       c == PR_AGF_BAD_UUID;
+}
+
+static bool agi_header_code(enum fs_problem c)
+{
+	return c == PR_AGI_BAD_MAGIC || c == PR_AGI_BAD_VERSION ||
+	       c == PR_AGI_BAD_SEQNO || c == PR_AGI_BAD_LENGTH ||
+	       c == PR_AGI_BAD_UUID;
+}
+
+static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
+{
+	struct p2 *p = arg;
+	struct rp_out *o = &p->seq.outs[agno];
+	struct rp_ag *ag = &r->ags[agno];
+	struct fs_findings fl;
+	bool sb_bad, agf_bad = false, agi_bad = false;
+
+	findings_init(&fl);
+	sb_bad = check_sb_copy(r, agno, o);
+	ag_check(r->fs, agno, &fl, &ag->sum);
+	for (size_t i = 0; i < fl.n; i++) {
+		agf_bad |= agf_header_code(fl.v[i].code);
+		agi_bad |= agi_header_code(fl.v[i].code);
+	}
+	rp_findings(o, &fl);
+	if (sb_bad)
+		say_ag(o, PR_RP_SB_RESET, agno);
+	if (agf_bad)
+		say_ag(o, PR_RP_AGF_RESET, agno);
+	if (agi_bad)
+		say_ag(o, PR_RP_AGI_RESET, agno);
+	if (sb_bad || agf_bad || agi_bad) {
+		ag->hdr_bad = true;
+		say_ag(o, PR_RP_AG_SKIPPED, agno);
+	}
+	rp_scan_ag_space(r, agno);
+	findings_free(&fl);
+	prog_add(agno, 1);
+	rp_seq_done(&p->seq, agno);
+}
+
+static void check_counters(struct repair *r)
+{
+	const struct fs_sb *sb = &r->fs->sb;
+	uint64_t icount = 0, ifree = 0, fdblocks = 0;
+	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+
+	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++) {
+		const struct ag_summary *s = &r->ags[agno].sum;
+
+		if (r->ags[agno].hdr_bad)
+			continue;
+		if (s->agi_ok) {
+			icount += s->icount;
+			ifree += s->ifree;
+		}
+		if (s->agf_ok)
+			fdblocks += s->freeblks + s->flcount + s->btreeblks;
+	}
+	a.obj.agno = 0;
+	if (sb->icount != icount) {
+		a.field = "icount";
+		a.found = sb->icount;
+		a.expected = icount;
+		rp_say(NULL, PR_RP_SB_ICOUNT, &a);
+	}
+	if (sb->ifree != ifree) {
+		a.field = "ifree";
+		a.found = sb->ifree;
+		a.expected = ifree;
+		rp_say(NULL, PR_RP_SB_IFREE, &a);
+	}
+	if (sb->fdblocks != fdblocks) {
+		a.field = "fdblocks";
+		a.found = sb->fdblocks;
+		a.expected = fdblocks;
+		rp_say(NULL, PR_RP_SB_FDBLOCKS, &a);
+	}
+}
+
+struct root_find {
+	xfs_agino_t		agino;
+	bool			found;
+	struct inobt_irec	rec;
+};
+
+static int root_chunk(void *priv, xfs_agnumber_t agno,
+		      const struct inobt_irec *irec)
+{
+	struct root_find *f = priv;
+
+	(void)agno;
+	if (f->agino >= irec->startino &&
+	    f->agino < irec->startino + XFS_INODES_PER_CHUNK) {
+		f->found = true;
+		f->rec = *irec;
+		return 1;
+	}
+	return 0;
+}
+
+/* The root and realtime inodes' chunk must be in the inobt, in use. */
+static void check_root_chunk(struct repair *r)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	xfs_ino_t root = r->fs->sb.rootino;
+	struct root_find f = { .agino = ino_to_agino(g, root) };
+	struct rp_args a = RP_ARGS_INIT(OBJ_INOBT);
+	static const enum fs_problem codes[3] = {
+		PR_RP_ROOT_INODE_FREE, PR_RP_RBM_INODE_FREE,
+		PR_RP_RSUM_INODE_FREE
+	};
+
+	a.obj.agno = 0;
+	a.obj.ino = root;
+	if (ino_valid(g, root) && ino_to_agno(g, root) == 0 &&
+	    r->ags[0].sum.agi_ok)
+		ag_iter_chunks(r->fs, 0, root_chunk, &f, NULL);
+	if (!f.found) {
+		rp_say(NULL, PR_RP_ROOT_CHUNK_MISSING, &a);
+		return;
+	}
+	rp_log(NULL, "        - found root inode chunk\n");
+	for (unsigned i = 0; i < 3; i++) {
+		unsigned bit = f.agino - f.rec.startino + i;
+
+		if (bit < XFS_INODES_PER_CHUNK &&
+		    (f.rec.free & (1ull << bit))) {
+			a.obj.ino = root + i;
+			rp_say(NULL, codes[i], &a);
+		}
+	}
+}
 
 void phase2(struct repair *r)
 {
+	unsigned agcount = r->fs->geo.agcount;
+	struct p2 p;
+
 	if (r->fs->sb.logstart == 0) {
 		if (!r->o.logdev)
 			rp_fatal(r, "This filesystem has an external log.  Specify log device with the -l option.\n");
@@ -14,6 +322,23 @@ void phase2(struct repair *r)
 		rp_log(NULL, "Phase 2 - using internal log\n");
 	}
 	rp_log(NULL, "        - zero log...\n");
+	prog_set(PROG_ZERO_LOG, r->fs->sb.logblocks);
+	rp_check_log(r);
+	if (!r->o.no_modify)
+		return;
+
 	rp_log(NULL, "        - scan filesystem freespace and inode maps...\n");
-	rp_log(NULL, "        - found root inode chunk\n");
+	prog_set(PROG_SCAN_FREESPACE, agcount);
+	r->ags = calloc(agcount, sizeof(*r->ags));
+	r->smap = sm_create(agcount);
+	if (!r->ags || !r->smap || rp_seq_init(&p.seq, agcount))
+		rp_fatal(r, "no memory for ag header counts\n");
+	for (unsigned i = 0; i < agcount; i++) {
+		sm_list_init(&r->ags[i].disk_rmaps);
+		sm_refc_init(&r->ags[i].disk_refcs);
+	}
+	rp_run_ags(r, scan_ag, &p);
+	rp_seq_fini(&p.seq);
+	check_counters(r);
+	check_root_chunk(r);
 }

@@ -18,10 +18,11 @@
 #define XK_REPAIR_H
 
 #include <stdatomic.h>
+#include "ag_check.h"
 #include "fs.h"
 #include "report.h"
+#include "spacemap.h"
 
-struct spacemap;
 struct inomap;
 
 /* Exit codes of the reference. */
@@ -64,34 +65,20 @@ struct repair_opts {
 #define RP_CONV_BIGTIME		(1u << 1)
 #define RP_CONV_NREXT64		(1u << 2)
 
-/* What phase 2 read from one AG's headers, for the later phases. */
+/* What phase 2 learnt about one AG, for the later phases. */
 struct rp_ag {
-	bool		agf_ok;		/* AGF usable (magic, seqno, geometry) */
-	bool		agi_ok;
-	uint32_t	length;		/* blocks in this AG */
-	/* AGF */
-	uint32_t	bno_root, bno_level;
-	uint32_t	cnt_root, cnt_level;
-	uint32_t	rmap_root, rmap_level;
-	uint32_t	refc_root, refc_level;
-	uint32_t	flfirst, fllast, flcount;
-	uint32_t	freeblks, longest, btreeblks;
-	uint32_t	rmap_blocks, refcount_blocks;
-	/* AGI */
-	uint32_t	icount, ifree;
-	uint32_t	ino_root, ino_level;
-	uint32_t	fino_root, fino_level;
-	uint32_t	iblocks, fblocks;
-	uint32_t	unlinked[64];
-	/* counted while walking the trees */
-	uint64_t	cnt_free_bno;	/* free blocks in the bnobt */
-	uint64_t	cnt_inodes, cnt_ifree;
+	struct ag_summary	sum;		/* ag_check()'s counts */
+	bool			hdr_bad;	/* AGF/AGI/sb unusable: AG skipped */
+	bool			bno_walked, rmap_walked, refc_walked;
+	bool			ino_walked;
+	struct sm_list		disk_rmaps;	/* the rmapbt's records */
+	struct sm_refc_list	disk_refcs;	/* the refcountbt's records */
+	uint32_t		unlinked[XFS_AGI_UNLINKED_BUCKETS];
 };
 
 struct repair {
 	struct repair_opts	o;
 	struct fs		*fs;
-	struct rp_report	rep;
 	unsigned		nthreads;	/* per-AG workers */
 	struct rp_ag		*ags;		/* agcount of them */
 	struct spacemap		*smap;		/* observed owners, per AG */
@@ -99,9 +86,13 @@ struct repair {
 	/* set by the phases */
 	bool			bad_ino_btree;	/* phases 6 and 7 skipped */
 	bool			log_dirty;
-	/* summary counters counted from the AG headers (phase 2) */
-	uint64_t		cnt_icount, cnt_ifree, cnt_fdblocks;
 };
+
+/* logcheck.c: the log is clean, or what to say and do when it is not. */
+void rp_check_log(struct repair *r);
+
+/* agscan.c: what each AG's headers and trees claim, into the space map. */
+void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno);
 
 /* Phases (phase1.c ... phase7.c). */
 int phase1(struct repair *r);

@@ -21,14 +21,35 @@ struct rp_report rp;
 
 static const char *const templates[PR_NCODES] = {
 #define MSG(code, tmpl) [PR_##code] = tmpl,
+#define MSGF(code, field, tmpl)
 #include "messages.def"
 #undef MSG
+#undef MSGF
 };
 
-const char *rp_template(enum fs_problem code)
+/* Templates that depend on the finding's field as well as its code. */
+static const struct {
+	enum fs_problem	code;
+	const char	*field;
+	const char	*tmpl;
+} field_templates[] = {
+#define MSG(code, tmpl)
+#define MSGF(code, field, tmpl) { PR_##code, field, tmpl },
+#include "messages.def"
+#undef MSG
+#undef MSGF
+};
+
+const char *rp_template(enum fs_problem code, const char *field)
 {
 	if ((unsigned)code >= PR_NCODES)
 		return NULL;
+	if (field)
+		for (size_t i = 0; i < sizeof(field_templates) /
+				       sizeof(field_templates[0]); i++)
+			if (field_templates[i].code == code &&
+			    !strcmp(field_templates[i].field, field))
+				return field_templates[i].tmpl;
 	return templates[code];
 }
 
@@ -306,7 +327,7 @@ static void log_code(enum fs_problem code, const struct rp_args *a)
 
 void rp_say(struct rp_out *o, enum fs_problem code, const struct rp_args *a)
 {
-	const char *tmpl = rp_template(code);
+	const char *tmpl = rp_template(code, a->field);
 	char small[512], *p = small;
 	size_t n;
 

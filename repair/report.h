@@ -3,7 +3,8 @@
  *
  * Every problem the checker reports has a problem code (libfs/problems/
  * *.def; repair's own in repair.def).  The message catalogue
- * (repair/messages.def) gives, per code, the reference's wording as a
+ * (repair/messages.def) gives, per code (or per code and field), the
+ * reference's wording as a
  * template whose %{name} fields are filled from the finding:
  *
  *   %{ino} %{agno} %{agbno} %{daddr} %{index} %{found} %{expected}
@@ -84,8 +85,8 @@ void rp_findings(struct rp_out *o, struct fs_findings *fl);
 /* Expand a template into buf (exposed for the unit test). */
 size_t rp_expand(const char *tmpl, const struct rp_args *a,
 		 const struct fs_geom *geo, char *buf, size_t len);
-/* The template of a code, or NULL. */
-const char *rp_template(enum fs_problem code);
+/* The template of a code (and field, when one is specific), or NULL. */
+const char *rp_template(enum fs_problem code, const char *field);
 
 /* Buffers. */
 void rp_out_init(struct rp_out *o);

@@ -111,8 +111,8 @@ static int classify(const struct fs_finding *f, bool primary, int *rank)
 		return SBC_BAD_RT_GEO_DATA;
 	case PR_SB_BAD_INOALIGN:
 	case PR_SB_BAD_SPINO_ALIGN:
-		*rank = 12;
-		return SBC_BAD_INO_ALIGN;
+		/* the reference's rule is looser: see ino_align_ok() */
+		return 0;
 	case PR_SB_BAD_IMAXPCT:
 		*rank = 13;
 		return SBC_BAD_INO_MAX_PCT;
@@ -125,6 +125,37 @@ static int classify(const struct fs_finding *f, bool primary, int *rank)
 	default:
 		return 0;
 	}
+}
+
+/*
+ * Inode chunk alignment as the reference accepts it: the old 8 KiB
+ * cluster size, or that scaled by the inode size, or -- with sparse
+ * inodes -- the whole chunk with spino_align at the scaled cluster size.
+ */
+static bool ino_align_ok(const struct fs_sb *sb)
+{
+	uint64_t align;
+
+	if (!(sb->versionnum & XFS_SB_VERSION_ALIGNBIT))
+		return true;
+	if (sb->blocklog < XFS_MIN_BLOCKSIZE_LOG ||
+	    sb->blocklog > XFS_MAX_BLOCKSIZE_LOG)
+		return true;	/* reported as a block size problem */
+	align = 8192u >> sb->blocklog;
+	if (align == sb->inoalignmt)
+		return true;
+	align = (8192ull * sb->inodesize / 256) >> sb->blocklog;
+	if (align == sb->inoalignmt)
+		return true;
+	if (sb_has_sparseinodes(sb)) {
+		if (align != sb->spino_align)
+			return false;
+		align = ((uint64_t)sb->inodesize * XFS_INODES_PER_CHUNK) >>
+			sb->blocklog;
+		if (align == sb->inoalignmt)
+			return true;
+	}
+	return false;
 }
 
 enum sbc_err sbc_check(const void *raw, size_t len, bool primary,
@@ -152,6 +183,10 @@ enum sbc_err sbc_check(const void *raw, size_t len, bool primary,
 			best = e;
 			best_rank = rank;
 		}
+	}
+	if (best_rank > 12 && !ino_align_ok(sb)) {
+		best = SBC_BAD_INO_ALIGN;
+		best_rank = 12;
 	}
 	if (best == SBC_BAD_SB_UNIT &&
 	    ((sb->unit && !sb->width) ||

@@ -8,3 +8,6 @@ tests_unit_test_spacemap_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/repair
 tests_unit_test_spacemap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_spacemap_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_spacemap
+
+SHELL_TESTS += tests/t5010-repair-corruptions.sh
+EXTRA_DIST += tests/repair-cases.txt tests/lib/repair-images.sh

@@ -1,0 +1,207 @@
+/*
+ * What an AG's own metadata claims, for the space map (part of phase 2).
+ *
+ * What it reads: the AG headers and every AG btree, through libfs's
+ * btree_walk() (ag_check() has already verified them and reported what
+ * is wrong, so this walk drops its findings).  What it builds: claims in
+ * r->smap for the header sectors (OWN_FS), an internal log (OWN_LOG), the
+ * bno/cnt/rmap btree blocks and the AGFL blocks (OWN_AG), inobt and finobt
+ * blocks (OWN_INOBT), refcountbt blocks (OWN_REFC), the inode chunks the
+ * inobt lists (OWN_INODES), CoW staging extents (OWN_COW) and the free
+ * extents of the bnobt (SM_OWN_FREE); and, for phase 5, copies of the
+ * rmapbt and refcountbt records in r->ags[agno].  What stays true:
+ * only records inside the AG are kept; a record that is not is a finding
+ * of ag_check's.
+ */
+#include "config.h"
+#include <string.h>
+#include "ag.h"
+#include "repair.h"
+
+struct scan {
+	struct repair	*r;
+	xfs_agnumber_t	agno;
+	uint32_t	aglen;
+	uint64_t	owner;		/* of the blocks of the tree walked */
+	uint32_t	chunk_end;	/* last inode block claimed, + 1 */
+};
+
+static bool inside(const struct scan *s, uint64_t agbno, uint64_t len)
+{
+	return len && agbno < s->aglen && len <= s->aglen - agbno;
+}
+
+static void claim(struct scan *s, uint64_t agbno, uint64_t len,
+		  uint64_t owner, uint64_t offset)
+{
+	if (inside(s, agbno, len))
+		sm_add(s->r->smap, s->agno, (uint32_t)agbno, (uint32_t)len,
+		       owner, offset);
+}
+
+static int tree_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
+		      void *priv)
+{
+	struct scan *s = priv;
+
+	(void)level;
+	if (fsb_to_agno(&w->fs->geo, fsb) == s->agno)
+		claim(s, fsb_to_agbno(&w->fs->geo, fsb), 1, s->owner, 0);
+	return 0;
+}
+
+static int free_rec(struct btree_walk *w, const void *rec, void *priv)
+{
+	const struct xfs_alloc_rec *a = rec;
+
+	(void)w;
+	claim(priv, get_be32(a->ar_startblock), get_be32(a->ar_blockcount),
+	      SM_OWN_FREE, 0);
+	return 0;
+}
+
+static int rmap_rec(struct btree_walk *w, const void *rec, void *priv)
+{
+	const struct xfs_rmap_rec *m = rec;
+	struct scan *s = priv;
+	uint64_t start = get_be32(m->rm_startblock);
+	uint64_t len = get_be32(m->rm_blockcount);
+
+	(void)w;
+	if (inside(s, start, len))
+		sm_list_add(&s->r->ags[s->agno].disk_rmaps, (uint32_t)start,
+			    (uint32_t)len, get_be64(m->rm_owner),
+			    get_be64(m->rm_offset));
+	return 0;
+}
+
+static int refc_rec(struct btree_walk *w, const void *rec, void *priv)
+{
+	const struct xfs_refcount_rec *c = rec;
+	struct scan *s = priv;
+	uint32_t start = get_be32(c->rc_startblock);
+	bool cow = (start & XFS_REFC_COWFLAG) != 0;
+	uint64_t len = get_be32(c->rc_blockcount);
+
+	(void)w;
+	start &= ~XFS_REFC_COWFLAG;
+	if (!inside(s, start, len))
+		return 0;
+	sm_refc_add(&s->r->ags[s->agno].disk_refcs, start, (uint32_t)len,
+		    get_be32(c->rc_refcount), cow);
+	if (cow)
+		claim(s, start, len, XFS_RMAP_OWN_COW, 0);
+	return 0;
+}
+
+static void flush_run(struct scan *s, uint32_t start, uint32_t len)
+{
+	if (!len)
+		return;
+	claim(s, start, len, XFS_RMAP_OWN_INODES, 0);
+	if (start + len > s->chunk_end)
+		s->chunk_end = start + len;
+}
+
+/* The blocks holding the present inodes of an inobt chunk. */
+static int inobt_rec(struct btree_walk *w, const void *rec, void *priv)
+{
+	const struct fs_geom *g = &w->fs->geo;
+	struct scan *s = priv;
+	struct inobt_irec ir;
+	uint32_t run_start = 0, run_len = 0;
+
+	inobt_rec_decode(g, rec, &ir);
+	if (!agino_valid(g, s->agno, ir.startino))
+		return 0;
+	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i++) {
+		uint32_t b;
+
+		if (ir.holes & (1ull << i))
+			continue;
+		b = agino_to_agbno(g, ir.startino + i);
+		if (b < s->chunk_end)
+			continue;	/* a block shared with the chunk before */
+		if (run_len && b < run_start + run_len)
+			continue;	/* the block of the previous inode */
+		if (run_len && b == run_start + run_len) {
+			run_len++;
+			continue;
+		}
+		flush_run(s, run_start, run_len);
+		run_start = b;
+		run_len = 1;
+	}
+	flush_run(s, run_start, run_len);
+	return 0;
+}
+
+static int agfl_block(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
+		      void *priv)
+{
+	(void)agno;
+	(void)idx;
+	claim(priv, agbno, 1, XFS_RMAP_OWN_AG, 0);
+	return 0;
+}
+
+static void walk(struct scan *s, const struct btree_root *root,
+		 uint64_t owner, btree_rec_fn rec_fn, bool *walked)
+{
+	struct btree_stats st;
+
+	s->owner = owner;
+	if (btree_walk(s->r->fs, root, rec_fn, tree_block, s, NULL, &st) == 0)
+		*walked = true;
+}
+
+void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
+{
+	struct fs *fs = r->fs;
+	const struct fs_geom *g = &fs->geo;
+	struct rp_ag *ag = &r->ags[agno];
+	struct scan s = { .r = r, .agno = agno,
+			  .aglen = geom_ag_blocks(g, agno) };
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+	struct fs_agi agi;
+	bool dummy;
+
+	claim(&s, 0, ag_first_block(g), XFS_RMAP_OWN_FS, 0);
+	if (g->log_internal && fsb_to_agno(g, g->logstart) == agno)
+		claim(&s, fsb_to_agbno(g, g->logstart), g->logblocks,
+		      XFS_RMAP_OWN_LOG, 0);
+
+	if (ag->sum.agf_ok && !ag_read_agf(fs, agno, NULL, &bp, &agf)) {
+		buf_release(bp);
+		agf_btree_root(&agf, agno, BT_BNO, &root);
+		walk(&s, &root, XFS_RMAP_OWN_AG, free_rec, &ag->bno_walked);
+		agf_btree_root(&agf, agno, BT_CNT, &root);
+		walk(&s, &root, XFS_RMAP_OWN_AG, NULL, &dummy);
+		if (g->has_rmapbt) {
+			agf_btree_root(&agf, agno, BT_RMAP, &root);
+			walk(&s, &root, XFS_RMAP_OWN_AG, rmap_rec,
+			     &ag->rmap_walked);
+		}
+		if (g->has_reflink) {
+			agf_btree_root(&agf, agno, BT_REFC, &root);
+			walk(&s, &root, XFS_RMAP_OWN_REFC, refc_rec,
+			     &ag->refc_walked);
+		}
+		if (!ag_read_agfl(fs, agno, NULL, &bp)) {
+			agfl_walk(g, agno, &agf, bp->data, agfl_block, &s);
+			buf_release(bp);
+		}
+	}
+	if (ag->sum.agi_ok && !ag_read_agi(fs, agno, NULL, &bp, &agi)) {
+		buf_release(bp);
+		memcpy(ag->unlinked, agi.unlinked, sizeof(ag->unlinked));
+		agi_btree_root(&agi, agno, BT_INO, &root);
+		walk(&s, &root, XFS_RMAP_OWN_INOBT, inobt_rec, &ag->ino_walked);
+		if (g->has_finobt) {
+			agi_btree_root(&agi, agno, BT_FINO, &root);
+			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy);
+		}
+	}
+}

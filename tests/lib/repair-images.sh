@@ -1,0 +1,118 @@
+# Small populated filesystems for the xfs_repair corruption cases: made
+# by the reference mkfs.xfs, filled through a kernel loop mount with one
+# object of every kind repair checks (directories in each form, files in
+# extent and btree format, sparse, unwritten and reflinked files,
+# symlinks, special files, hard links, attributes in each form), and kept
+# with a map from path to inode number.  Source after test-lib.sh:
+#
+#   img=$(rp_image std) || ...       # cached image (never write to it)
+#   ino=$(rp_ino std /dir_node)      # inode number of a path in it
+#
+# Images live in $RP_CACHE (default $top_builddir/tests/repair-cache) as
+# NAME-KEY.img and NAME-KEY.ino; KEY hashes this file and the reference
+# mkfs version, so a change rebuilds.  A lock per image lets tests share
+# one build.
+
+: "${RP_CACHE:=$top_builddir/tests/repair-cache}"
+RP_IMAGES_LIB="$top_srcdir/tests/lib/repair-images.sh"
+
+# NAME SIZE MKFS-OPTIONS...
+_rp_table() {
+	cat <<-'EOF'
+	std      320m -m rmapbt=1 -d agcount=4
+	plain    320m -m rmapbt=0,reflink=0,finobt=0 -d agcount=4
+	nosparse 320m -m rmapbt=1 -i sparse=0 -d agcount=4
+	EOF
+}
+
+_rp_row() {
+	_rp_table | awk -v n="$1" '$1 == n { print; f = 1 } END { exit !f }'
+}
+
+_rp_base() {
+	_row=$(_rp_row "$1") || { echo "repair-images: no image '$1'" >&2; return 1; }
+	_key=$({ echo "$_row"; "$REF_MKFS" -V; cat "$RP_IMAGES_LIB"; } |
+		sha256sum | cut -c1-12)
+	echo "$RP_CACHE/$1-$_key"
+}
+
+# _rp_populate DIR: one of each kind of object.
+_rp_populate() {
+	_d=$1
+	set -e
+	mkdir "$_d/dir_sf" "$_d/dir_block" "$_d/dir_leaf" "$_d/dir_node"
+	touch "$_d/dir_sf/a" "$_d/dir_sf/b"
+	for i in $(seq 1 40); do : > "$_d/dir_block/entry_$i"; done
+	for i in $(seq 1 400); do : > "$_d/dir_leaf/entry_name_$i"; done
+	for i in $(seq 1 3000); do : > "$_d/dir_node/a_longer_entry_name_$i"; done
+	mkdir -p "$_d/deep/er/still"
+	echo nested > "$_d/deep/er/still/file"
+	: > "$_d/file_empty"
+	head -c 12288 /dev/urandom > "$_d/file_small"
+	head -c 4194304 /dev/urandom > "$_d/file_big"
+	# every other block: one extent each, too many for the inode
+	_args=""
+	for i in $(seq 0 2 300); do _args="$_args -c \"pwrite -q $((i * 4096)) 4096\""; done
+	eval xfs_io -f $_args "$_d/file_btree"
+	xfs_io -f -c "pwrite -q 0 4096" -c "pwrite -q 1048576 4096" "$_d/file_sparse"
+	xfs_io -f -c "falloc 0 65536" "$_d/file_unwritten"
+	if cp --reflink=always "$_d/file_small" "$_d/file_reflink" 2>/dev/null; then :; fi
+	ln -s target "$_d/link_short"
+	ln -s "$(printf 'x%.0s' $(seq 1 1000))" "$_d/link_long"
+	mkfifo "$_d/fifo"
+	mknod "$_d/chardev" c 1 3
+	ln "$_d/file_small" "$_d/hardlink"
+	: > "$_d/attr_sf"
+	setfattr -n user.small -v value "$_d/attr_sf"
+	: > "$_d/attr_leaf"
+	for i in $(seq 1 30); do
+		setfattr -n "user.attribute_$i" -v "value_number_$i" "$_d/attr_leaf"
+	done
+	: > "$_d/attr_remote"
+	setfattr -n user.big -v "$(head -c 3000 /dev/zero | tr '\0' v)" "$_d/attr_remote"
+	set +e
+}
+
+_rp_build() {
+	_n=$1 _b=$2
+	_row=$(_rp_row "$_n")
+	_size=$(echo "$_row" | awk '{ print $2 }')
+	_opts=$(echo "$_row" | awk '{ for (i = 3; i <= NF; i++)
+		printf "%s%s", $i, (i < NF ? " " : "\n") }')
+	rm -f "$_b.img.tmp" "$_b.ino.tmp"
+	truncate -s "$_size" "$_b.img.tmp" || return 1
+	# shellcheck disable=SC2086
+	"$REF_MKFS" -q -f $_opts "$_b.img.tmp" > "$_b.log" 2>&1 || return 1
+	mkdir -p "$_b.mnt"
+	mount -o loop "$_b.img.tmp" "$_b.mnt" >> "$_b.log" 2>&1 || return 1
+	if ! (_rp_populate "$_b.mnt") >> "$_b.log" 2>&1; then
+		umount "$_b.mnt"
+		return 1
+	fi
+	(cd "$_b.mnt" && find . -xdev | sort | while read -r p; do
+		printf '%s %s\n' "$(echo "$p" | sed 's#^\.##; s#^$#/#')" \
+			"$(stat -c %i "$p")"
+	done) > "$_b.ino.tmp"
+	umount "$_b.mnt" || return 1
+	rmdir "$_b.mnt"
+	mv "$_b.img.tmp" "$_b.img" && mv "$_b.ino.tmp" "$_b.ino"
+}
+
+rp_image() {
+	_base=$(_rp_base "$1") || return 1
+	if [ ! -f "$_base.ino" ]; then
+		mkdir -p "$RP_CACHE" || return 1
+		(
+			flock 9 || exit 1
+			[ -f "$_base.ino" ] || _rp_build "$1" "$_base" ||
+				{ echo "repair-images: building $1 failed:" >&2;
+				  tail -n 20 "$_base.log" >&2; exit 1; }
+		) 9> "$RP_CACHE/$1.lock" || return 1
+	fi
+	echo "$_base.img"
+}
+
+rp_ino() {
+	_base=$(_rp_base "$1") || return 1
+	awk -v p="$2" '$1 == p { print $2; f = 1 } END { exit !f }' "$_base.ino"
+}
