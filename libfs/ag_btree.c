@@ -179,11 +179,10 @@ static void inobt_check_rec(struct btree_walk *w, const void *rec,
 	xfs_agblock_t agbno = agino_to_agbno(g, start);
 	unsigned freecount;
 
-	if ((start & (XFS_INODES_PER_CHUNK - 1)) ||
+	if (!agino_chunk_aligned(g, start) ||
 	    !agino_valid(g, w->root->agno, start) ||
 	    !agino_valid(g, w->root->agno, start + XFS_INODES_PER_CHUNK - 1) ||
-	    agbno < ag_first_block(g) ||
-	    (g->inoalign > 1 && agbno % g->inoalign))
+	    agbno < ag_first_block(g))
 		fs_report_found(fl, PR_INOBT_BAD_STARTINO, &o, "startino",
 				start);
 	if (g->has_sparse) {

@@ -267,7 +267,7 @@ void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,
 static bool chunk_usable(const struct fs_geom *g, xfs_agnumber_t agno,
 			 xfs_agino_t start)
 {
-	return !(start & (XFS_INODES_PER_CHUNK - 1)) &&
+	return agino_chunk_aligned(g, start) &&
 	       agino_valid(g, agno, start) &&
 	       agino_valid(g, agno, start + XFS_INODES_PER_CHUNK - 1) &&
 	       agino_to_agbno(g, start) >= ag_first_block(g);

@@ -245,6 +245,23 @@ static inline bool agino_valid(const struct fs_geom *g, xfs_agnumber_t agno,
 	       agino_to_agbno(g, agino) > 0;
 }
 
+/*
+ * Can an inode chunk (an inobt record) start at this AG inode?  A chunk
+ * starts on a block boundary aligned to sb_inoalignmt blocks, which is the
+ * chunk size with sparse inodes but may be less without (mkfs then uses the
+ * cluster size): so startino need not be a multiple of 64.  When a block
+ * holds more than 64 inodes, chunks start at multiples of 64 inside it.
+ */
+static inline bool agino_chunk_aligned(const struct fs_geom *g,
+				       xfs_agino_t agino)
+{
+	if (g->inopblock >= XFS_INODES_PER_CHUNK)
+		return !(agino & (XFS_INODES_PER_CHUNK - 1));
+	if (agino & (g->inopblock - 1))
+		return false;
+	return g->inoalign <= 1 || agino_to_agbno(g, agino) % g->inoalign == 0;
+}
+
 static inline bool ino_valid(const struct fs_geom *g, xfs_ino_t ino)
 {
 	if ((ino >> g->agino_log) >= g->agcount)
