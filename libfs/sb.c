@@ -401,15 +401,17 @@ unsigned sb_verify(const void *raw, size_t len, xfs_agnumber_t agno,
 	}
 
 	/*
-	 * Inode chunks are aligned to their own size (at least one block);
-	 * sparse chunks to the inode cluster size.
+	 * Inode chunk alignment: with sparse inodes, exactly one chunk (the
+	 * sparse rules depend on it); without, mkfs uses the inode cluster
+	 * size, so any power of two will do.
 	 */
 	if (geom_ok && (s->versionnum & XFS_SB_VERSION_ALIGNBIT)) {
 		uint32_t chunk = (XFS_INODES_PER_CHUNK * s->inodesize) >> s->blocklog;
 
 		if (!chunk)
 			chunk = 1;
-		if (s->inoalignmt != chunk)
+		if (sb_has_sparseinodes(s) ? s->inoalignmt != chunk :
+		    !is_pow2(s->inoalignmt))
 			BAD(SB_BAD_INOALIGN, "inoalignmt", chunk, s->inoalignmt);
 	}
 	if (geom_ok && sb_has_sparseinodes(s)) {
