@@ -1,8 +1,10 @@
 /*
  * Symlink targets, local and remote.  A remote target of up to 1024 bytes
- * spans one or more fs blocks in the data fork, in order; each block's
- * header gives the byte offset and count it holds, the owner inode and
- * the block's own address, all of which must agree with where it is.
+ * spans one or more fs blocks in the data fork, in order, in at most
+ * XFS_SYMLINK_MAPS extents; each extent starts with a header giving the
+ * byte offset and count it holds, the owner inode and its own address,
+ * all of which must agree with where it is, and one CRC covers the whole
+ * extent.
  */
 #include "config.h"
 #include <errno.h>
@@ -71,29 +73,36 @@ int symlink_read(struct fs *fs, const struct fs_inode *ip,
 		}
 		memcpy(buf, ip->dfork, len);
 	} else {
-		uint32_t per = fs->geo.blocksize - sizeof(struct xfs_dsymlink_hdr);
+		/*
+		 * One header per extent, not per block: the kernel writes a
+		 * remote target as one buffer for each mapping it allocated.
+		 */
 		uint64_t done = 0;
 		xfs_fileoff_t off = 0;
 
-		while (done < len) {
-			struct fs_buf *bp;
+		for (size_t i = 0; done < len; i++) {
 			const struct xfs_dsymlink_hdr *h;
-			uint32_t bytes, boff;
+			struct fs_buf *bp;
+			uint64_t cap;
+			uint32_t bytes, boff, n;
 			int err;
 
-			err = fork_read(fs, el, off, 1, &symlink_buf_ops, fl, &bp);
-			if (err) {
-				if (err == -ENODATA)
-					fs_report_found(fl, PR_BMAP_HOLE, &o,
-							"u3.bmx", off);
-				return err;
+			if (i >= el->n || el->v[i].br_startoff != off ||
+			    el->v[i].br_blockcount > XFS_SYMLINK_MAPS * 64) {
+				fs_report_found(fl, PR_BMAP_HOLE, &o, "u3.bmx", off);
+				return -ENODATA;
 			}
+			n = (uint32_t)el->v[i].br_blockcount;
+			err = fork_read(fs, el, off, n, &symlink_buf_ops, fl, &bp);
+			if (err)
+				return err;
 			h = (const void *)bp->data;
+			cap = bp->len - sizeof(*h);
 			bytes = get_be32(h->sl_bytes);
 			boff = get_be32(h->sl_offset);
 			if (buf_corrupt(bp) || boff != done ||
 			    get_be64(h->sl_owner) != ip->ino ||
-			    bytes > per || bytes == 0 || bytes > len - done) {
+			    bytes > cap || bytes == 0 || bytes > len - done) {
 				if (!buf_corrupt(bp)) {
 					o.daddr = bp->daddr;
 					if (get_be64(h->sl_owner) != ip->ino)
@@ -110,7 +119,7 @@ int symlink_read(struct fs *fs, const struct fs_inode *ip,
 			}
 			memcpy(buf + done, bp->data + sizeof(*h), bytes);
 			done += bytes;
-			off++;
+			off += n;
 			buf_release(bp);
 		}
 	}
