@@ -108,7 +108,8 @@ static void claims_finish(struct attr_walk *w, bool sound)
 	uint64_t end = 0;
 	size_t e = 0;
 
-	qsort(w->claims, w->nclaims, sizeof(*w->claims), claim_cmp);
+	if (w->nclaims)
+		qsort(w->claims, w->nclaims, sizeof(*w->claims), claim_cmp);
 	for (size_t i = 0; i < w->nclaims; i++) {
 		const struct claim *c = &w->claims[i];
 

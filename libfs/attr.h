@@ -101,8 +101,9 @@ struct attr_leaf_info {
 /*
  * One attr3 leaf block of g->blocksize bytes read from daddr, at fork
  * block dablk of inode ino: magic, CRC, blkno, UUID, owner; count,
- * usedbytes (the bytes the names and values use), firstused (the lowest
- * name offset; 0 stands for 65536 on 64 KiB blocks), holes, the freemap
+ * usedbytes (the bytes the names and values use), firstused (no name
+ * below it, and the lowest name offset unless the block has holes; 0
+ * stands for 65536 on 64 KiB blocks), holes, the freemap
  * (aligned, inside the block, over free space only); entries sorted by
  * hash, each hash equal to da_hashname(name), names and local values
  * inside the block at or above firstused and overlapping nothing, remote

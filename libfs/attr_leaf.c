@@ -263,9 +263,16 @@ int attr_leaf_check(const struct fs_geom *g, xfs_ino_t ino, xfs_dablk_t dablk,
 				      "hdr.usedbytes", sum, usedbytes);
 			n++;
 		}
-		/* reported above if outside the name area */
+		/*
+		 * No name may start below firstused.  Above it there may be
+		 * free space only if the block says it has holes: the kernel
+		 * leaves firstused where it was when it moves names out of
+		 * a leaf (splits, joins) and marks the block as holed.
+		 * Reported above if outside the name area.
+		 */
 		if (firstused >= entries_end && firstused <= bs &&
-		    firstused != want_fu) {
+		    (want_fu < firstused ||
+		     (!h->holes && want_fu != firstused))) {
 			fs_report_val(fl, PR_ATTR_LEAF_BAD_FIRSTUSED, &o,
 				      "hdr.firstused", want_fu & 0xffff,
 				      raw_firstused);

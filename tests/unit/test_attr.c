@@ -4,12 +4,16 @@
  * no finding and decode to exactly what was put in; each single damage
  * gives its own problem code; random damage never makes the decoders read
  * outside the buffer or hand out a name or value that lies outside it.
+ * Blocks the kernel wrote on filesystems made by the reference mkfs
+ * (tests/data/attr, made by make-fixtures.sh) check clean and decode to
+ * what was set.
  */
 #include "config.h"
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
+#include "dabtree.h"
 #include "format/crc32c.h"
 
 #define INO	1234567ull
@@ -559,6 +563,19 @@ static void d_count_huge(uint8_t *b) { store_be16(b + 56, 9000); }
 static void d_count_20(uint8_t *b) { store_be16(b + 56, 20); }
 static void d_usedbytes(uint8_t *b) { store_be16(b + 58, load_be16(b + 58) + 4); }
 static void d_firstused(uint8_t *b) { store_be16(b + 60, load_be16(b + 60) - 4); }
+/* a name below firstused is wrong even in a block with holes */
+static void d_firstused_up(uint8_t *b)
+{
+	store_be16(b + 60, load_be16(b + 60) + 4);
+	b[62] = 1;
+}
+/* firstused below the names is what a split leaves, with holes set */
+static void d_firstused_holes(uint8_t *b)
+{
+	store_be16(b + 60, load_be16(b + 60) - 40);
+	store_be16(b + 66, load_be16(b + 66) - 40);
+	b[62] = 1;
+}
 static void d_swap(uint8_t *b)
 {
 	uint8_t t[8];
@@ -658,6 +675,8 @@ START_TEST(leaf_damage)
 			   "ATTR_LEAF_BAD_FREEMAP"));
 	leaf_damaged(d_usedbytes, true, CODES("ATTR_LEAF_BAD_USEDBYTES"));
 	leaf_damaged(d_firstused, true, CODES("ATTR_LEAF_BAD_FIRSTUSED"));
+	leaf_damaged(d_firstused_up, true, CODES("ATTR_LEAF_BAD_FIRSTUSED"));
+	leaf_damaged(d_firstused_holes, true, no_codes);
 	ck_assert_uint_eq(leaf_damaged(d_swap, true,
 				       CODES("ATTR_LEAF_HASH_ORDER")),
 			  NLEAF_GOOD);
@@ -833,6 +852,292 @@ START_TEST(fuzz_blocks)
 }
 END_TEST
 
+/* ---- blocks dumped from reference-made filesystems (tests/data/attr) ---- */
+
+struct fixture {
+	xfs_ino_t	ino;
+	xfs_dablk_t	dablk;
+	xfs_daddr_t	daddr;
+	uint8_t		*data;
+	size_t		len;
+};
+
+static const char *fixture_path(const char *file)
+{
+	const char *src = getenv("top_srcdir");
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/data/attr/%s",
+		 src ? src : "..", file);
+	return path;
+}
+
+static uint8_t *slurp(const char *file, size_t *len)
+{
+	FILE *f = fopen(fixture_path(file), "rb");
+	uint8_t *d;
+	long n;
+
+	ck_assert_msg(f != NULL, "cannot open %s", fixture_path(file));
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	d = malloc((size_t)n);
+	ck_assert_uint_eq(fread(d, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return d;
+}
+
+/* The geometry of a fixture image, from its superblock. */
+static struct fs_geom fixture_geo(const char *img)
+{
+	struct fs_geom g;
+	struct fs_sb sb;
+	char file[64];
+	size_t len;
+	uint8_t *raw;
+
+	snprintf(file, sizeof(file), "%s-sb.bin", img);
+	raw = slurp(file, &len);
+	sb_decode((const struct xfs_dsb *)raw, &sb);
+	geom_init(&g, &sb);
+	free(raw);
+	return g;
+}
+
+static void fixture_load(const char *name, struct fixture *fx)
+{
+	FILE *f = fopen(fixture_path("MANIFEST"), "r");
+	char line[256], file[80], nm[64], img[64];
+	unsigned long long ino, dablk, daddr;
+
+	ck_assert(f != NULL);
+	memset(fx, 0, sizeof(*fx));
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%63s %63s %llu %llu %llu", nm, img, &ino,
+			   &dablk, &daddr) != 5 || strcmp(nm, name))
+			continue;
+		fx->ino = ino;
+		fx->dablk = (xfs_dablk_t)dablk;
+		fx->daddr = daddr;
+		snprintf(file, sizeof(file), "%s.bin", name);
+		fx->data = slurp(file, &fx->len);
+		break;
+	}
+	fclose(f);
+	ck_assert_msg(fx->data != NULL, "fixture %s not in MANIFEST", name);
+}
+
+/* The value pattern of tests/lib/attr-populate.sh. */
+static uint8_t pattern(uint32_t i, unsigned seed)
+{
+	return (uint8_t)((i * 7 + seed * 13 + (i >> 8)) & 0xff);
+}
+
+static const struct seen_rec *seen_find(const struct seen *s, uint8_t ns,
+					const char *name)
+{
+	for (unsigned i = 0; i < s->n && i < 600; i++)
+		if ((s->v[i].flags & XFS_ATTR_NSP_ONDISK_MASK) == ns &&
+		    s->v[i].namelen == strlen(name) &&
+		    !memcmp(s->v[i].name, name, s->v[i].namelen))
+			return &s->v[i];
+	ck_abort_msg("no attribute %s", name);
+	return NULL;
+}
+
+START_TEST(ref_short_form)
+{
+	static const char *const img[] = { "a4k", "a1k" };
+
+	for (unsigned k = 0; k < 2; k++) {
+		struct fs_geom g = fixture_geo(img[k]);
+		struct fixture fx;
+		struct fs_findings fl;
+		struct seen s;
+		const struct seen_rec *r;
+		char nm[64];
+		uint32_t lit, off;
+
+		snprintf(nm, sizeof(nm), "%s-sf-inode", img[k]);
+		fixture_load(nm, &fx);
+		ck_assert_uint_eq(fx.len, g.inodesize);
+		ck_assert_uint_eq(fx.data[83], XFS_DINODE_FMT_LOCAL); /* aformat */
+		lit = 176 + fx.data[82] * 8;			/* forkoff */
+		ck_assert_uint_lt(lit, fx.len);
+		off = (uint32_t)fx.len - lit;
+		findings_init(&fl);
+		seen_init(&s, fx.data + lit, off);
+		ck_assert_int_eq(attr_sf_check(&g, fx.ino, fx.data + lit, off,
+					       collect, &s, &fl, NULL), 0);
+		assert_codes(&fl, no_codes);
+		ck_assert_uint_eq(s.n, 4);
+		r = seen_find(&s, 0, "a");
+		ck_assert_uint_eq(r->valuelen, 3);
+		ck_assert_mem_eq(r->value, "one", 3);
+		ck_assert_uint_eq(seen_find(&s, 0, "empty")->valuelen, 0);
+		r = seen_find(&s, XFS_ATTR_ROOT, "t");
+		ck_assert_uint_eq(r->valuelen, 4);
+		ck_assert_mem_eq(r->value, "\x00\x01\x02\xff", 4);
+		r = seen_find(&s, XFS_ATTR_SECURE, "s");
+		ck_assert_mem_eq(r->value, "sec", 3);
+		findings_free(&fl);
+		free(fx.data);
+	}
+}
+END_TEST
+
+/* A leaf fixture checks clean; returns what it held. */
+static void ref_leaf(const struct fs_geom *g, const char *name, struct seen *s,
+		     struct attr_leaf_info *li, struct fixture *fx)
+{
+	struct fs_findings fl;
+
+	fixture_load(name, fx);
+	ck_assert_uint_eq(fx->len, g->blocksize);
+	findings_init(&fl);
+	seen_init(s, fx->data, fx->len);
+	ck_assert_int_eq(attr_leaf_check(g, fx->ino, fx->dablk, fx->daddr,
+					 fx->data, collect, s, &fl, li), 0);
+	assert_codes(&fl, no_codes);
+	ck_assert(!s->outside);
+	ck_assert_uint_eq(li->nerr, 0);
+	ck_assert_uint_eq(li->count, s->n);
+	findings_free(&fl);
+}
+
+START_TEST(ref_leaf_forms)
+{
+	struct fs_geom g = fixture_geo("a4k");
+	struct attr_leaf_info li;
+	struct fixture fx;
+	struct seen *s = malloc(sizeof(*s));
+	const struct seen_rec *r;
+	char nm[32];
+
+	/* 40 local values, an empty one, trusted and security */
+	ref_leaf(&g, "a4k-leaf", s, &li, &fx);
+	ck_assert_uint_eq(s->n, 43);
+	r = seen_find(s, 0, "leaf.007");
+	ck_assert_uint_eq(r->valuelen, 40);
+	for (uint32_t i = 0; i < 40; i++)
+		ck_assert_uint_eq(r->value[i], pattern(i, 7));
+	ck_assert_uint_eq(seen_find(s, 0, "leaf.empty")->valuelen, 0);
+	seen_find(s, XFS_ATTR_ROOT, "leaf.t");
+	seen_find(s, XFS_ATTR_SECURE, "leaf.s");
+	ck_assert_uint_eq(li.forw, 0);
+	ck_assert_uint_eq(li.back, 0);
+	free(fx.data);
+
+	/* every other attribute removed: the survivors, holes left behind */
+	ref_leaf(&g, "a4k-leafholes", s, &li, &fx);
+	ck_assert_uint_eq(s->n, 30);
+	for (unsigned i = 1; i < 60; i += 2) {
+		snprintf(nm, sizeof(nm), "hole.%03u", i);
+		ck_assert_uint_eq(seen_find(s, 0, nm)->valuelen, 20 + i % 7);
+	}
+	free(fx.data);
+
+	/* remote values, 255-byte names */
+	ref_leaf(&g, "a4k-leafrmt", s, &li, &fx);
+	ck_assert_uint_eq(s->n, 7);
+	r = seen_find(s, 0, "r64k");
+	ck_assert(!r->has_value);
+	ck_assert_uint_eq(r->valuelen, 65536);
+	ck_assert_uint_eq(r->valueblk, 1);
+	ck_assert(!seen_find(s, 0, "overblock")->has_value);
+	ck_assert(seen_find(s, XFS_ATTR_ROOT, "r1k")->has_value);
+	ck_assert_uint_eq(seen_find(s, 0, "e")->valuelen, 0);
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->v[i].namelen == 250)
+			ck_assert(!s->v[i].has_value);
+		else if (s->v[i].namelen == 247)
+			ck_assert_uint_eq(s->v[i].flags,
+					  XFS_ATTR_ROOT | XFS_ATTR_LOCAL);
+	free(fx.data);
+	free(s);
+}
+END_TEST
+
+START_TEST(ref_remote_blocks)
+{
+	struct fs_geom g = fixture_geo("a4k");
+	struct fs_findings fl;
+	struct fixture fx;
+	uint32_t last_off = 16 * attr_rmt_space(&g);
+
+	findings_init(&fl);
+	fixture_load("a4k-rmt-first", &fx);
+	ck_assert_uint_eq(attr_rmt_check(&g, fx.ino, fx.dablk, fx.daddr,
+					 fx.data, 0, 4040, &fl), 0);
+	assert_codes(&fl, no_codes);
+	for (uint32_t i = 0; i < 4040; i++)
+		ck_assert_uint_eq(fx.data[56 + i], pattern(i, 3));
+	/* the same block where the value's second block should be */
+	attr_rmt_check(&g, fx.ino, fx.dablk + 1, fx.daddr, fx.data, 4040,
+		       4040, &fl);
+	assert_codes(&fl, CODES("ATTR_RMT_BAD_OFFSET"));
+	findings_clear(&fl);
+	/* and as another inode's */
+	attr_rmt_check(&g, fx.ino + 1, fx.dablk, fx.daddr, fx.data, 0, 4040,
+		       &fl);
+	assert_codes(&fl, CODES("ATTR_RMT_BAD_OWNER"));
+	findings_clear(&fl);
+	free(fx.data);
+
+	/* the 17th block holds the last 896 bytes */
+	fixture_load("a4k-rmt-last", &fx);
+	ck_assert_uint_eq(fx.dablk, 17);
+	ck_assert_uint_eq(attr_rmt_check(&g, fx.ino, fx.dablk, fx.daddr,
+					 fx.data, last_off, 65536 - last_off,
+					 &fl), 0);
+	assert_codes(&fl, no_codes);
+	for (uint32_t i = 0; i < 65536 - last_off; i++)
+		ck_assert_uint_eq(fx.data[56 + i], pattern(last_off + i, 3));
+	free(fx.data);
+	findings_free(&fl);
+}
+END_TEST
+
+START_TEST(ref_node_leaves)
+{
+	struct fs_geom g = fixture_geo("a4k");
+	struct fs_findings fl;
+	struct attr_leaf_info li;
+	struct fixture root, fx;
+	struct seen *s = malloc(sizeof(*s));
+	const struct xfs_da_node_entry *ents;
+	struct fs_objref o = OBJREF_INIT(OBJ_ATTR);
+
+	/* the root node checks clean and points at the leaf we have */
+	fixture_load("a4k-node-root", &root);
+	findings_init(&fl);
+	ck_assert_uint_eq(da3_node_check(&g, root.data, root.len, root.daddr,
+					 root.ino, &o, &fl), 0);
+	ents = da3_node_ents(root.data);
+	ref_leaf(&g, "a4k-node-leaf", s, &li, &fx);
+	ck_assert_uint_eq(get_be32(ents[0].before), fx.dablk);
+	/* its node entry carries the leaf's last hash */
+	ck_assert_uint_eq(get_be32(ents[0].hashval), li.last);
+	ck_assert_uint_le(li.first, li.last);
+	ck_assert_uint_eq(li.back, 0);		/* the leftmost leaf */
+	ck_assert_uint_ne(li.forw, 0);
+	ck_assert_uint_gt(s->n, 20);
+	free(fx.data);
+	free(root.data);
+
+	/* a leaf two levels down on 1 KiB blocks */
+	g = fixture_geo("a1k");
+	ref_leaf(&g, "a1k-node-leaf", s, &li, &fx);
+	ck_assert_uint_gt(s->n, 5);
+	ck_assert_uint_eq(li.back, 0);
+	free(fx.data);
+	findings_free(&fl);
+	free(s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("attr");
@@ -849,6 +1154,12 @@ int main(void)
 	tcase_add_test(tc, leaf_damage);
 	tcase_add_test(tc, rmt_block);
 	tcase_add_test(tc, fuzz_blocks);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("reference");
+	tcase_add_test(tc, ref_short_form);
+	tcase_add_test(tc, ref_leaf_forms);
+	tcase_add_test(tc, ref_remote_blocks);
+	tcase_add_test(tc, ref_node_leaves);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
