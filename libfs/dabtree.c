@@ -300,6 +300,8 @@ static void visit(struct walk_state *s, xfs_dablk_t blk, int want,
 		const struct xfs_da_node_entry *ents = da3_node_ents(bp->data);
 		unsigned count = h.count, max = da3_node_maxents(bp->len);
 
+		if (count == 0 || count > max)
+			s->st.skipped++;	/* reported; the tree is not whole */
 		if (count > max)
 			count = max;
 		for (unsigned i = 0; i < count && !s->err; i++) {

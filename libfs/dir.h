@@ -99,7 +99,10 @@ struct dir_data_info {
 	bool		magic_ok;	/* false: nothing else was looked at */
 	uint16_t	best;		/* bestfree[0].length as stored */
 	uint32_t	nents;		/* entries handed out */
-	uint32_t	end;		/* end of the entry region */
+	uint32_t	end;		/* end of the entry region (0: unknown) */
+	uint32_t	scanned;	/* entries before this offset were read */
+	uint16_t	true_best;	/* the largest free region, when
+					   scanned == end */
 	unsigned	nerr;		/* findings added */
 };
 

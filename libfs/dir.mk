@@ -13,4 +13,7 @@ libfs_libxfskit_a_SOURCES += \
 	libfs/dir2_block.c \
 	libfs/dir2_leaf.c \
 	libfs/dir2_free.c \
-	libfs/dir2_sf.c
+	libfs/dir2_sf.c \
+	libfs/dir2.c \
+	libfs/dir2_node.c \
+	libfs/dir2_lookup.c

@@ -74,9 +74,7 @@ int dir3_block_check(const struct dir_blk *b, dir_dent_fn fn, void *priv,
 		goto out;
 	count = get_be32(bt->count);
 	stale = get_be32(bt->stale);
-	if (info->end == sizeof(struct xfs_dir3_data_hdr) &&
-	    count * (uint64_t)sizeof(*ents) + sizeof(*bt) +
-	    sizeof(struct xfs_dir3_data_hdr) > len)
+	if (!info->end)
 		goto out;	/* count already reported; no leaf to look at */
 	ents = (const void *)(b->data + info->end);
 	for (uint32_t i = 0; i < count; i++) {
@@ -95,6 +93,8 @@ int dir3_block_check(const struct dir_blk *b, dir_dent_fn fn, void *priv,
 			nstale++;
 			continue;
 		}
+		if (byte >= info->scanned && byte < info->end)
+			continue;	/* past where the scan was lost */
 		e = byte < len ? blk_find(&s, (uint32_t)byte) : NULL;
 		if (!e) {
 			fs_report_found(fl, PR_DIR_LEAF_BAD_ADDR, &o, "address",

@@ -40,7 +40,8 @@ static const char *const bf_off_field[XFS_DIR2_DATA_FD_COUNT] = {
 
 /*
  * The region holding entries: the whole block, or for a block-form block
- * up to the leaf array (reports a count that does not fit).
+ * up to the leaf array; 0 (after reporting it) when the tail's count
+ * cannot fit, so that nothing is scanned.
  */
 static uint32_t data_region_end(const struct dir_blk *b, bool block_form,
 				struct fs_findings *fl, unsigned *nerr)
@@ -61,7 +62,7 @@ static uint32_t data_region_end(const struct dir_blk *b, bool block_form,
 		fs_report_found(fl, PR_DIR_LEAF_BAD_COUNT, &o, "tail.count",
 				count);
 		(*nerr)++;
-		return sizeof(struct xfs_dir3_data_hdr);
+		return 0;	/* where the entries end is unknown */
 	}
 	return len - sizeof(*bt) - count * sizeof(struct xfs_dir2_leaf_entry);
 }
@@ -96,6 +97,9 @@ int dir3_data_check(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
 	info->best = bf_len[0];
 	end = data_region_end(b, block_form, fl, &info->nerr);
 	info->end = end;
+	info->scanned = sizeof(*hdr);
+	if (!end)
+		return 0;
 
 	for (p = sizeof(*hdr); p < end;) {
 		struct fs_objref o = dir_blk_obj(b, p);
@@ -215,6 +219,9 @@ int dir3_data_check(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
 			info->nents++;
 		p += esize;
 	}
+	info->scanned = p;
+	if (p >= end)
+		info->true_best = top.len[0];
 	if (b->dablk == 0 && nused < 2 && p >= end) {
 		struct fs_objref o = dir_blk_obj(b, -1);
 

@@ -77,8 +77,10 @@ struct dir_rec {
 /* What dir_check knows about one mapped data block. */
 struct dir_dblk {
 	uint32_t	db;
-	uint16_t	best;		/* bestfree[0].length as stored */
+	uint16_t	best;		/* the largest free region (as stored if
+					   the block could not be read whole) */
 	bool		ok;		/* read and magic right: best is meaningful */
+	uint32_t	scanned;	/* entries before this offset were read */
 };
 
 struct dir_ctx {
