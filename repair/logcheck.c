@@ -1,11 +1,130 @@
 /*
- * The log check of phase 2 ("zero log").  (Waiting for libfs's log head
- * and tail finder: for now the log is taken as clean.)
+ * The log, for phase 2 ("zero log") and the end of the run.
+ *
+ * What it checks: that libfs's log_find_head() finds a head and a tail
+ * (the search log recovery makes), and that the log is clean.  Under -n a
+ * dirty log is reported and the check goes on; without -n the run stops
+ * with exit 2 and the reference's advice, before anything else happens.
+ * At the end, the highest LSN seen in metadata must be behind the log
+ * head (else the reference says it would reformat the log).
+ *
+ * What it leaves: r->log_head_cycle/_block (0:0 if no head was found)
+ * for that last check.  rp_note_lsn() may be called from any thread.
  */
 #include "config.h"
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include "log.h"
 #include "repair.h"
+
+static _Atomic uint64_t max_lsn;
+
+void rp_note_lsn(xfs_lsn_t lsn)
+{
+	uint64_t v = (uint64_t)lsn, cur = atomic_load(&max_lsn);
+
+	/* LSNs order as (cycle, block): as unsigned 64-bit numbers */
+	while (v > cur && !atomic_compare_exchange_weak(&max_lsn, &cur, v))
+		;
+}
+
+/* The cycle number a log block carries (in h_cycle for record headers). */
+static uint32_t block_cycle(const uint8_t *b)
+{
+	const struct xlog_rec_header *h = (const void *)b;
+
+	if (get_be32(h->h_magicno) == XLOG_HEADER_MAGIC_NUM)
+		return get_be32(h->h_cycle);
+	return get_be32(*(const be32 *)b);
+}
+
+/*
+ * Log recovery refuses a log whose last block was never written (cycle
+ * 0) while its first block was written in a cycle other than 1: that is
+ * not a log that filled from the start.  The reference says so before
+ * any search for the head.
+ */
+static bool not_a_log(struct fs_log *log)
+{
+	uint8_t first[BBSIZE], last[BBSIZE];
+
+	if (log->bbs < 2 || log->read(log, 0, first, BBSIZE) ||
+	    log->read(log, (uint64_t)(log->bbs - 1) * BBSIZE, last, BBSIZE))
+		return false;
+	return block_cycle(first) != 0 && block_cycle(last) == 0 &&
+	       block_cycle(first) != 1;
+}
 
 void rp_check_log(struct repair *r)
 {
-	(void)r;
+	struct fs_findings fl;
+	struct fs_log log;
+	struct log_pos pos;
+	struct rp_args a = RP_ARGS_INIT(OBJ_LOG);
+	int err;
+
+	findings_init(&fl);
+	err = log_init_fs(&log, r->fs, &fl);
+	if (!err && not_a_log(&log)) {
+		rp_log(NULL, "Log inconsistent or not a log (last==0, first!=1)\n"
+		       "empty log check failed\n");
+		err = -EINVAL;
+	}
+	if (!err)
+		err = log_find_head(&log, &pos, &fl);
+	if (err || pos.state == LOG_STATE_CORRUPT) {
+		a.found = 22;
+		rp_say(NULL, PR_RP_LOG_NO_HEAD, &a);
+		if (!r->o.no_modify && !r->o.zap_log) {
+			rp_warn(NULL, "ERROR: The log head and/or tail cannot be discovered. Attempt to mount the\n"
+				"filesystem to replay the log or use the -L option to destroy the log and\n"
+				"attempt a repair.\n");
+			exit(RP_EXIT_DIRTY_LOG);
+		}
+		goto out;
+	}
+	if (pos.state == LOG_STATE_ZEROED) {
+		rp_log(NULL, "totally zeroed log\n");
+		pos.head_blk = pos.tail_blk = 0;
+		pos.head_cycle = 0;
+	}
+	if (r->o.verbose)
+		rp_log(NULL, "zero_log: head block %u tail block %u\n",
+		       pos.head_blk, pos.tail_blk);
+	r->log_head_cycle = pos.head_cycle;
+	r->log_head_block = pos.head_blk;
+	if (pos.state == LOG_STATE_DIRTY) {
+		r->log_dirty = true;
+		if (r->o.no_modify) {
+			rp_say(NULL, PR_RP_LOG_DIRTY, &a);
+		} else if (!r->o.zap_log) {
+			rp_warn(NULL, "ERROR: The filesystem has valuable metadata changes in a log which needs to\n"
+				"be replayed.  Mount the filesystem to replay the log, and unmount it before\n"
+				"re-running xfs_repair.  If you are unable to mount the filesystem, then use\n"
+				"the -L option to destroy the log and attempt a repair.\n"
+				"Note that destroying the log may cause corruption -- please attempt a mount\n"
+				"of the filesystem before doing this.\n");
+			exit(RP_EXIT_DIRTY_LOG);
+		}
+	}
+out:
+	findings_free(&fl);
+}
+
+void rp_check_max_lsn(struct repair *r)
+{
+	xfs_lsn_t m = (xfs_lsn_t)atomic_load(&max_lsn);
+	uint32_t mc = lsn_cycle(m), mb = lsn_block(m);
+	struct rp_args a = RP_ARGS_INIT(OBJ_LOG);
+
+	if (mc < r->log_head_cycle ||
+	    (mc == r->log_head_cycle && mb < r->log_head_block))
+		return;
+	a.found = mc;
+	a.expected = mb;
+	a.v2 = r->log_head_cycle;
+	a.v3 = r->log_head_block;
+	a.obj.index = (uint64_t)mc + 3;
+	rp_say(NULL, PR_RP_LOG_LSN_AHEAD, &a);
 }

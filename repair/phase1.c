@@ -450,6 +450,17 @@ int phase1(struct repair *r)
 		rp_fatal(r, "cannot open %s: %s\n", r->o.device, strerror(-err));
 	fs_set_sb(r->fs, &sb);
 	r->fs->sb_ok = true;
+	rp_note_lsn(sb.lsn);
+	if (r->o.logdev) {
+		err = dev_open(r->o.logdev, DEV_RDONLY, &r->fs->logdev);
+		if (err)
+			rp_fatal(r, "%s: %s\n", r->o.logdev, strerror(-err));
+	}
+	if (r->o.rtdev) {
+		err = dev_open(r->o.rtdev, DEV_RDONLY, &r->fs->rtdev);
+		if (err)
+			rp_fatal(r, "%s: %s\n", r->o.rtdev, strerror(-err));
+	}
 	rp_report_set_geom(&r->fs->geo);
 	return 0;
 }

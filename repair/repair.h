@@ -86,10 +86,15 @@ struct repair {
 	/* set by the phases */
 	bool			bad_ino_btree;	/* phases 6 and 7 skipped */
 	bool			log_dirty;
+	uint32_t		log_head_cycle, log_head_block;
 };
 
 /* logcheck.c: the log is clean, or what to say and do when it is not. */
 void rp_check_log(struct repair *r);
+/* Remember the LSN of a piece of metadata; the highest must be behind
+ * the log head (rp_check_max_lsn, at the end of the run). */
+void rp_note_lsn(xfs_lsn_t lsn);
+void rp_check_max_lsn(struct repair *r);
 
 /* agscan.c: what each AG's headers and trees claim, into the space map. */
 void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno);

@@ -193,6 +193,7 @@ int main(int argc, char **argv)
 	}
 	prog_fini();
 
+	rp_check_max_lsn(&r);
 	rp_log(NULL, "No modify flag set, skipping filesystem flush and exiting.\n");
 	if (r.o.verbose)
 		prog_summary(true, r.bad_ino_btree);

@@ -16,10 +16,12 @@
 : "${RP_CACHE:=$top_builddir/tests/repair-cache}"
 RP_IMAGES_LIB="$top_srcdir/tests/lib/repair-images.sh"
 
-# NAME SIZE MKFS-OPTIONS...
+# NAME SIZE MKFS-OPTIONS...  ("dirty" is std left with a dirty log: the
+# kernel is shut down while files are being created)
 _rp_table() {
 	cat <<-'EOF'
 	std      320m -m rmapbt=1 -d agcount=4
+	dirty    320m -m rmapbt=1 -d agcount=4
 	plain    320m -m rmapbt=0,reflink=0,finobt=0 -d agcount=4
 	nosparse 320m -m rmapbt=1 -i sparse=0 -d agcount=4
 	EOF
@@ -79,7 +81,8 @@ _rp_build() {
 	_size=$(echo "$_row" | awk '{ print $2 }')
 	_opts=$(echo "$_row" | awk '{ for (i = 3; i <= NF; i++)
 		printf "%s%s", $i, (i < NF ? " " : "\n") }')
-	rm -f "$_b.img.tmp" "$_b.ino.tmp"
+	# drop what an older version of this file built
+	rm -f "$RP_CACHE/$_n-"*.img "$RP_CACHE/$_n-"*.ino "$RP_CACHE/$_n-"*.tmp
 	truncate -s "$_size" "$_b.img.tmp" || return 1
 	# shellcheck disable=SC2086
 	"$REF_MKFS" -q -f $_opts "$_b.img.tmp" > "$_b.log" 2>&1 || return 1
@@ -93,6 +96,12 @@ _rp_build() {
 		printf '%s %s\n' "$(echo "$p" | sed 's#^\.##; s#^$#/#')" \
 			"$(stat -c %i "$p")"
 	done) > "$_b.ino.tmp"
+	if [ "$_n" = dirty ]; then
+		sync -f "$_b.mnt"
+		mkdir "$_b.mnt/unreplayed"
+		for i in $(seq 1 20); do echo "$i" > "$_b.mnt/unreplayed/$i"; done
+		xfs_io -x -c "shutdown -f" "$_b.mnt" >> "$_b.log" 2>&1 || return 1
+	fi
 	umount "$_b.mnt" || return 1
 	rmdir "$_b.mnt"
 	mv "$_b.img.tmp" "$_b.img" && mv "$_b.ino.tmp" "$_b.ino"
