@@ -190,6 +190,9 @@ const struct ftype ft_qtimer = { .name = "qtimer", .print = FP_QTIMER,
 
 const struct ftype ft_agblock = { .name = "agblock", .print = FP_NUM,
 	.fmt = "%u", .bits = 32, .arg = FTA_DONULL | FTA_AGREL };
+static const struct ftype ft_agblocknz = { .name = "agblocknz",
+	.print = FP_NUM, .fmt = "%u", .bits = 32,
+	.arg = FTA_DONULL | FTA_SKIPZERO | FTA_AGREL };
 const struct ftype ft_dfsbno = { .name = "dfsbno", .print = FP_NUM,
 	.fmt = "%llu", .bits = 64, .arg = FTA_DONULL };
 const struct ftype ft_ino = { .name = "ino", .print = FP_NUM,
@@ -289,9 +292,9 @@ static const struct fld agf_flds[] = {
 	  .next = "bnobt" },
 	{ "cntroot", &ft_agblock, AGF(roots) + 32 * XFS_AGF_CNT, 1,
 	  .next = "cntbt" },
-	{ "rmaproot", &ft_agblock, AGF(roots) + 32 * XFS_AGF_RMAP, 1,
+	{ "rmaproot", &ft_agblocknz, AGF(roots) + 32 * XFS_AGF_RMAP, 1,
 	  .next = "rmapbt" },
-	{ "refcntroot", &ft_agblock, AGF(refcount_root), 1,
+	{ "refcntroot", &ft_agblocknz, AGF(refcount_root), 1,
 	  .next = "refcntbt" },
 	{ "bnolevel", &ft_uint32d, AGF(levels) + 32 * XFS_AGF_BNO, 1 },
 	{ "cntlevel", &ft_uint32d, AGF(levels) + 32 * XFS_AGF_CNT, 1 },
@@ -401,6 +404,39 @@ struct bt_layout {
 	unsigned	hdr, rec, key, ptr;
 };
 
+static const struct bt_layout alloc_layout, ino_layout, rmap_layout,
+	refc_layout, bmbt_layout;
+
+/*
+ * Where records, keys and pointers start follows the block's own magic
+ * when it is a btree magic (the reference shows a block of one tree
+ * "as" another that way); the element sizes stay those of the type.
+ */
+static const struct bt_layout *bt_layout_of(const struct fld_ctx *c,
+					    const struct bt_layout *l)
+{
+	switch (fc_be32(c, 0)) {
+	case XFS_ABTB_CRC_MAGIC:
+	case XFS_ABTC_CRC_MAGIC:
+		return &alloc_layout;
+	case XFS_IBT_CRC_MAGIC:
+	case XFS_FIBT_CRC_MAGIC:
+		return &ino_layout;
+	case XFS_RMAP_CRC_MAGIC:
+		return &rmap_layout;
+	case XFS_REFC_CRC_MAGIC:
+		return &refc_layout;
+	case XFS_BMAP_CRC_MAGIC:
+		return &bmbt_layout;
+	}
+	return l;
+}
+
+static uint64_t bt_hdr_off(const struct fld_ctx *c, const struct bt_layout *l)
+{
+	return (uint64_t)bt_layout_of(c, l)->hdr * 8;
+}
+
 static int bt_count(const struct fld_ctx *c, const struct bt_layout *l,
 		    bool leaf)
 {
@@ -415,17 +451,21 @@ static int bt_count(const struct fld_ctx *c, const struct bt_layout *l,
 	return n > max ? max : n;
 }
 
-static uint64_t bt_ptr_off(const struct fld_ctx *c, const struct bt_layout *l,
+static uint64_t bt_ptr_off(const struct fld_ctx *c, const struct bt_layout *t,
 			   int idx)
 {
+	const struct bt_layout *l = bt_layout_of(c, t);
 	unsigned max = c->len > l->hdr ? (c->len - l->hdr) / (l->key + l->ptr) : 0;
 
 	return ((uint64_t)l->hdr + (uint64_t)max * l->key +
-		(uint64_t)idx * l->ptr) * 8;
+		(uint64_t)idx * t->ptr) * 8;
 }
 
 #define BT_FUNCS(nm, hdrlen, reclen, keylen, ptrlen) \
 static const struct bt_layout nm##_layout = { hdrlen, reclen, keylen, ptrlen }; \
+static uint64_t nm##_arr_off(const struct fld_ctx *c, uint64_t p, int i) \
+{ (void)p; return bt_hdr_off(c, &nm##_layout) + \
+	(uint64_t)i * (bt_level(c) ? keylen : reclen) * 8; } \
 static int nm##_rec_count(const struct fld_ctx *c, uint64_t p) \
 { (void)p; return bt_count(c, &nm##_layout, true); } \
 static int nm##_key_count(const struct fld_ctx *c, uint64_t p) \
@@ -452,10 +492,10 @@ BT_FUNCS(bmbt, XFS_BTREE_LBLOCK_CRC_LEN, 16, 8, 8)
 	{ "crc", &ft_crc, SBT(crc), 1 }
 
 #define BT_ARRAYS(lay, rect, keyt, ptrt, nm) \
-	{ "recs", rect, lay##_layout.hdr * 8, 0, \
-	  FLD_ARRAY | FLD_COUNT_FN, 1, lay##_rec_count }, \
-	{ "keys", keyt, lay##_layout.hdr * 8, 0, \
-	  FLD_ARRAY | FLD_COUNT_FN, 1, lay##_key_count }, \
+	{ "recs", rect, 0, 0, FLD_ARRAY | FLD_COUNT_FN | FLD_OFFSET_FN, 1, \
+	  lay##_rec_count, lay##_arr_off }, \
+	{ "keys", keyt, 0, 0, FLD_ARRAY | FLD_COUNT_FN | FLD_OFFSET_FN, 1, \
+	  lay##_key_count, lay##_arr_off }, \
 	{ "ptrs", ptrt, 0, 0, FLD_ARRAY | FLD_COUNT_FN | FLD_OFFSET_FN, 1, \
 	  lay##_key_count, lay##_ptr_off, nm }
 

@@ -115,12 +115,12 @@ static const struct ftype ft_da3_node_hdr = { .name = "dir_node_hdr",
 #define NE(m)	FLD_BO(struct xfs_da_node_entry, m)
 static const struct fld dir_node_entry_flds[] = {
 	{ "hashval", &ft_uint32x, NE(hashval), 1 },
-	{ "before", &ft_dirblock, NE(before), 1 },
+	{ "before", &ft_dirblock, NE(before), 1, .next = "dir3" },
 	{ NULL }
 };
 static const struct fld attr_node_entry_flds[] = {
 	{ "hashval", &ft_uint32x, NE(hashval), 1 },
-	{ "before", &ft_attrblock, NE(before), 1 },
+	{ "before", &ft_attrblock, NE(before), 1, .next = "attr3" },
 	{ NULL }
 };
 #undef NE
@@ -451,7 +451,7 @@ static const struct fld dir3_flds[] = {
 	  is_leaf1, ltail_off },
 	{ "nhdr", &ft_da3_node_hdr, 0, 0, FLD_COUNT_FN, 0, is_node },
 	{ "nbtree", &ft_dir_node_entry, HDRBITS(struct xfs_da3_node_hdr), 0,
-	  FLD_ARRAY | FLD_COUNT_FN, 0, nbtree_count, .next = "dir3" },
+	  FLD_ARRAY | FLD_COUNT_FN, 0, nbtree_count },
 	{ "fhdr", &ft_free_hdr, 0, 0, FLD_COUNT_FN, 0, is_free },
 	{ "fbests", &ft_data_offnz, HDRBITS(struct xfs_dir3_free_hdr), 0,
 	  FLD_ARRAY | FLD_COUNT_FN, 0, fbests_count },
@@ -665,7 +665,7 @@ static const struct fld attr3_flds[] = {
 	{ "entries", &ft_attr_entry, ALH * 8, 0, FLD_ARRAY | FLD_COUNT_FN, 0,
 	  aentries_count },
 	{ "btree", &ft_attr_node_entry, HDRBITS(struct xfs_da3_node_hdr), 0,
-	  FLD_ARRAY | FLD_COUNT_FN, 0, anode_count, .next = "attr3" },
+	  FLD_ARRAY | FLD_COUNT_FN, 0, anode_count },
 	{ "nvlist", &ft_attr_name, 0, 0,
 	  FLD_ARRAY | FLD_COUNT_FN | FLD_OFFSET_FN, 0, aentries_count,
 	  nvlist_off },
@@ -678,25 +678,32 @@ const struct ftype ft_attr3 = { .name = "attr3", .print = FP_NONE,
 /* ---- remote symlink block ---- */
 
 #define SL(m)	FLD_BO(struct xfs_dsymlink_hdr, sl_##m)
+static int sl_is(const struct fld_ctx *c, uint64_t p)
+{
+	(void)p;
+	return fc_be32(c, 0) == XFS_SYMLINK_MAGIC;
+}
+
 static int sl_data_count(const struct fld_ctx *c, uint64_t p)
 {
 	uint32_t n = fc_be32(c, offsetof(struct xfs_dsymlink_hdr, sl_bytes));
 	uint32_t max = c->len > sizeof(struct xfs_dsymlink_hdr) ?
 		       c->len - sizeof(struct xfs_dsymlink_hdr) : 0;
 
-	(void)p;
+	if (!sl_is(c, p))
+		return 0;
 	return n > max ? (int)max : (int)n;
 }
 
 static const struct fld symlink_flds[] = {
-	{ "magic", &ft_uint32x, SL(magic), 1 },
-	{ "offset", &ft_uint32d, SL(offset), 1 },
-	{ "bytes", &ft_uint32d, SL(bytes), 1 },
-	{ "crc", &ft_crc, SL(crc), 1 },
-	{ "uuid", &ft_uuid, SL(uuid), 1 },
-	{ "owner", &ft_ino, SL(owner), 1 },
-	{ "bno", &ft_dfsbno, SL(blkno), 1 },
-	{ "lsn", &ft_uint64x, SL(lsn), 1 },
+	{ "magic", &ft_uint32x, SL(magic), 0, FLD_COUNT_FN, 0, sl_is },
+	{ "offset", &ft_uint32d, SL(offset), 0, FLD_COUNT_FN, 0, sl_is },
+	{ "bytes", &ft_uint32d, SL(bytes), 0, FLD_COUNT_FN, 0, sl_is },
+	{ "crc", &ft_crc, SL(crc), 0, FLD_COUNT_FN, 0, sl_is },
+	{ "uuid", &ft_uuid, SL(uuid), 0, FLD_COUNT_FN, 0, sl_is },
+	{ "owner", &ft_ino, SL(owner), 0, FLD_COUNT_FN, 0, sl_is },
+	{ "bno", &ft_dfsbno, SL(blkno), 0, FLD_COUNT_FN, 0, sl_is },
+	{ "lsn", &ft_uint64x, SL(lsn), 0, FLD_COUNT_FN, 0, sl_is },
 	{ "data", &ft_charns, HDRBITS(struct xfs_dsymlink_hdr), 0,
 	  FLD_COUNT_FN, 0, sl_data_count },
 	{ NULL }

@@ -250,6 +250,37 @@ static int rscan_header(struct fs_log *log, uint32_t lo, uint32_t hi,
 	return err;
 }
 
+/* First record header in the n blocks from b (wrapping), or -1. */
+static int fscan_header(struct fs_log *log, uint32_t b, uint64_t n,
+			int64_t *found)
+{
+	uint8_t *buf = malloc(SCAN_CHUNK * BBSIZE);
+	int err = 0;
+
+	*found = -1;
+	if (!buf)
+		return -ENOMEM;
+	while (n && *found < 0) {
+		uint32_t k = n < SCAN_CHUNK ? (uint32_t)n : SCAN_CHUNK;
+
+		if (k > log->bbs - b)
+			k = log->bbs - b;
+		err = read_bbs(log, b, k, buf);
+		if (err)
+			break;
+		for (uint32_t j = 0; j < k; j++) {
+			if (is_header(buf + (size_t)j * BBSIZE)) {
+				*found = b + j;
+				break;
+			}
+		}
+		b = wrap(log, (uint64_t)b + k);
+		n -= k;
+	}
+	free(buf);
+	return err;
+}
+
 /* Record headers in the n blocks from b (wrapping), counting up to max. */
 static int count_headers(struct fs_log *log, uint32_t b, uint64_t n,
 			 unsigned max, unsigned *count)
@@ -988,36 +1019,22 @@ static int check_dirty(struct fs_log *log, struct log_pos *pos,
 
 	/* like the kernel, start at the first header at or after the tail */
 	{
-		uint8_t b[BBSIZE];
+		uint32_t dist = pos->head_blk > start ?
+			pos->head_blk - start :
+			log->bbs - start + pos->head_blk;
+		int64_t first;
 
-		err = read_bbs(log, start, 1, b);
+		err = fscan_header(log, start, dist, &first);
 		if (err)
 			return err;
-		if (!is_header(b)) {
-			uint32_t dist = pos->head_blk > start ?
-				pos->head_blk - start :
-				log->bbs - start + pos->head_blk;
-			unsigned n = 0;
+		if (first < 0) {
+			struct fs_objref o = log_obj(log, pos->rec_blk);
 
-			for (uint32_t i = 1; i < dist && !n; i++) {
-				err = read_bbs(log, wrap(log, (uint64_t)start + i),
-					       1, b);
-				if (err)
-					return err;
-				if (is_header(b)) {
-					start = wrap(log, (uint64_t)start + i);
-					n = 1;
-				}
-			}
-			if (!n) {
-				struct fs_objref o = log_obj(log, pos->rec_blk);
-
-				fs_report_found(fl, PR_LOG_BAD_TAIL, &o,
-						"tail_lsn",
-						(uint64_t)pos->tail_lsn);
-				return check_one(log, pos->rec_blk, fl);
-			}
+			fs_report_found(fl, PR_LOG_BAD_TAIL, &o, "tail_lsn",
+					(uint64_t)pos->tail_lsn);
+			return check_one(log, pos->rec_blk, fl);
 		}
+		start = (uint32_t)first;
 	}
 
 	findings_init(&tmp);

@@ -1,1 +1,7 @@
-# tests/db.mk: tests of this area (check_PROGRAMS, TESTS, SHELL_TESTS += ...).
+# tests/db.mk: xfs_db against the reference (differential, write/fuzz,
+# read-only, damaged input).
+DB_TESTS = \
+	tests/t3000-db-differential.sh
+TESTS += $(DB_TESTS)
+EXTRA_DIST += $(DB_TESTS) tests/db/mkimage.sh tests/db/image.sh \
+	tests/db/seq-core.txt tests/db/seq-files.txt tests/db/seq-dirs.txt

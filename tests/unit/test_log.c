@@ -595,6 +595,28 @@ START_TEST(read_head_at_zero)
 }
 END_TEST
 
+/* A tail that names no header: the walk starts at the next one. */
+START_TEST(read_tail_not_header)
+{
+	struct fs_findings fl;
+	struct log_pos pos;
+	struct tlog t;
+	uint32_t n;
+
+	tlog_init(&t, LOG_BBS);
+	log_format_buf(t.buf, LOG_BYTES, &test_uuid, 0, 1, 0);
+	n = put_txn(&t, 2, 1, lsn_make(1, 1), 2, 300);
+	expect(&t, LOG_STATE_DIRTY, 2 + n, 1, "LOG_DIRTY");
+	/* a tail ahead of its own record is impossible */
+	put_txn(&t, 2, 1, lsn_make(1, 2 + n + 5), 2, 300);
+	findings_init(&fl);
+	ck_assert_int_eq(log_check(&t.log, &pos, &fl), 0);
+	ck_assert_uint_eq(count_code(&fl, "LOG_BAD_TAIL"), 1);
+	findings_free(&fl);
+	tlog_free(&t);
+}
+END_TEST
+
 static void three_records(struct tlog *t, uint32_t at[4], bool unmount_mid)
 {
 	log_format_buf(t->buf, LOG_BYTES, &test_uuid, 0, 1, 0);
@@ -883,6 +905,7 @@ int main(void)
 	tcase_add_test(tc, read_extended_headers);
 	tcase_add_test(tc, read_wrapped);
 	tcase_add_test(tc, read_head_at_zero);
+	tcase_add_test(tc, read_tail_not_header);
 	tcase_add_test(tc, read_torn_crc);
 	tcase_add_test(tc, read_torn_sector);
 	tcase_add_test(tc, read_damage_behind_head);
