@@ -2,7 +2,8 @@
 # Directory blocks bigger than a filesystem block and split over many
 # extents (free space cut into pieces of four blocks before the directories
 # grow) read clean and list what `ls -f` lists, at 1 KiB fs blocks with
-# 8 KiB and 64 KiB directory blocks; and an ascii-ci filesystem (hashes of
+# 8 KiB and 64 KiB directory blocks; a node-form directory whose dabtree
+# is a single LEAFN root; and an ascii-ci filesystem (hashes of
 # case-folded names) reads clean in every form, lists what the reference
 # xfs_db lists, and lookups ignore ASCII case.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
@@ -13,7 +14,7 @@ need_ref
 need_tool "$DIRTOOL"
 REF_IO=/usr/sbin/xfs_io
 [ -x "$REF_IO" ] || skip_all "reference xfs_io not installed"
-plan 8
+plan 9
 
 # names NUM PREFIX: NUM names PREFIX-N, long enough to need many blocks
 names() {
@@ -88,6 +89,33 @@ for cfg in "1024 8192" "1024 65536"; do
 	[ "$got" = "$want" ] && ok "$tag: lookup in the node directory" ||
 		not_ok "$tag: lookup in the node directory ($got, want $want)"
 done
+
+# node form whose dabtree is one LEAFN block at the root: after removals
+# the leaves join into one, which cannot turn back into a LEAF1 block
+# because the bests of 1000 data blocks (most of them holes now) and the
+# entries do not fit one block together
+img="$T/lroot.img" mnt="$T/lroot.mnt"
+truncate -s 512m "$img"
+"$REF_MKFS" -q -f "$img"
+mount_img "$img" "$mnt"
+mkdir "$mnt/d"
+long=$(printf 'x%.0s' $(seq 240))
+(cd "$mnt/d" && seq -w 1 15000 | sed "s/^/$long-/" | xargs touch &&
+	ls -f | tail -n +3 | awk 'NR % 50 != 1' | xargs rm)
+ino=$(stat -c %i "$mnt/d")
+want=$(stat -c %i "$mnt/d/$long-00051")
+umount_img "$mnt"
+magic=$("$REF_DB" -r -c "inode $ino" -c "dblock 8388608" -c "p lhdr.info.hdr.magic" \
+	"$img" 2>/dev/null | awk '{ print $3 }')
+mount_ro "$img" "$mnt"
+if [ "$magic" = 0x3dff ] && dir_check_tree "$img" "$mnt" "$T/lroot.res" &&
+   [ "$("$DIRTOOL" -l "$long-00051" "$img" "$ino")" = "$want" ]; then
+	ok "node form with a LEAFN root: clean, equal to ls -f, lookup"
+else
+	not_ok "node form with a LEAFN root: clean, equal to ls -f, lookup"
+	diag "root magic $magic" "$(grep '^BAD' "$T/lroot.res" | head -3)"
+fi
+umount_img "$mnt"
 
 # ascii-ci: the kernel no longer mounts it, so the reference mkfs fills it
 # from a protofile and the reference xfs_db lists it (in on-disk order)
