@@ -2,10 +2,11 @@
 # Our head, tail and clean/dirty state are the ones xfs_logprint (the
 # reference's log recovery code) finds, on logs the kernel wrote: a fresh
 # mkfs image is clean; mounted, written and cleanly unmounted it is clean;
-# shut down before unmount (xfs_io -x -c "shutdown -f": flush the log,
-# then stop, so the records are on disk) it is dirty and walkfs says so,
-# and after the kernel replays it, clean again; a log that has gone round
-# the ring into cycle 2 and an external log agree too.
+# shut down before unmount it is dirty and walkfs says so (xfs_io -x -c
+# "shutdown -f" flushes the log first; a plain "shutdown" after a sync
+# leaves the synced records), and once the kernel has replayed it, clean
+# again; a log that has gone round the ring into cycle 2 and an external
+# log agree too.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
 
 need_ref
@@ -17,7 +18,7 @@ need_tool "$LOGTOOL"
 [ -x "$REF_LOGPRINT" ] && [ -x "$REF_IO" ] ||
 	skip_all "xfs_logprint or xfs_io not installed"
 
-plan 13
+plan 14
 
 # "state head-block replay-block" from us and from xfs_logprint
 ours() {
@@ -75,6 +76,15 @@ echo "$out" | grep -q "^log: internal.*: dirty, head" &&
 
 mount_img "$T/a.img" "$T/mnt" && umount_img "$T/mnt"
 same "replayed by the kernel" clean "$T/a.img"
+
+# a plain shutdown after a sync: the synced records are on disk
+mount_img "$T/a.img" "$T/mnt"
+for i in $(seq 1 30); do echo "$i" > "$T/mnt/h$i"; done
+sync -f "$T/mnt/h1"
+echo more > "$T/mnt/h31"
+"$REF_IO" -x -c "shutdown" "$T/mnt"
+umount_img "$T/mnt"
+same "sync, then shutdown" dirty "$T/a.img"
 
 # into cycle 2: every fsync writes a record padded to the 256 KiB sunit
 truncate -s 512M "$T/w.img"
