@@ -274,7 +274,9 @@ void log_iter_release(struct log_iter *it);
  * The bytes written match xfsprogs 6.1 (libxfs_log_clear) for the same
  * geometry: mkfs is cycle 1; xfs_db "logformat -c N" is cycle N without
  * MAXREC; xfs_repair's reformat to a later cycle is cycle N with MAXREC.
- * The device is not synced; the caller does that once at the end.
+ * Writes go straight to the device, not through the buffer cache (no
+ * metadata buffer lives in the log).  The device is not synced; the
+ * caller does that once at the end.
  */
 int log_format(struct fs_dev *dev, uint64_t start_byte, uint64_t len_bytes,
 	       const xfs_uuid_t *uuid, unsigned sunit_bytes, uint32_t cycle,
