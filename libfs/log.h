@@ -274,6 +274,13 @@ void log_iter_release(struct log_iter *it);
  * The bytes written match xfsprogs 6.1 (libxfs_log_clear) for the same
  * geometry: mkfs is cycle 1; xfs_db "logformat -c N" is cycle N without
  * MAXREC; xfs_repair's reformat to a later cycle is cycle N with MAXREC.
+ * Recipes:
+ *   mkfs.xfs              log_format(dev, start, len, &sb.uuid,
+ *                                    sb.logsunit, 1, 0)
+ *   xfs_repair -L         log_format_fs(fs, 1, 0)
+ *   repair, when the highest metadata LSN seen is (c, b) and not below
+ *   the head (log_head_lsn): log_format_fs(fs, c + 3, LOG_FORMAT_MAXREC)
+ *   ("Format log to cycle c+3", as xfsprogs does).
  * Writes go straight to the device, not through the buffer cache (no
  * metadata buffer lives in the log).  The device is not synced; the
  * caller does that once at the end.
