@@ -23,6 +23,19 @@ extern bool mkfs_is_supported;
 /* The version of the xfsprogs command line this one is a drop-in for. */
 #define MKFS_COMPAT_VERSION	"6.1.0"
 
+static void cli_free(struct cli_params *cli)
+{
+	char *strs[] = {
+		cli->cfgfile, cli->protofile, cli->dsize, cli->agsize,
+		cli->dsu, cli->dirblocksize, cli->logsize, cli->lsu,
+		cli->rtextsize, cli->rtsize, cli->data.name, cli->log.name,
+		cli->rt.name,
+	};
+
+	for (size_t i = 0; i < sizeof(strs) / sizeof(strs[0]); i++)
+		free(strs[i]);
+}
+
 int main(int argc, char **argv)
 {
 	struct cli_params cli = {
@@ -121,5 +134,7 @@ int main(int argc, char **argv)
 		if (dry_run)
 			exit(0);
 	}
-	return mkfs_write(&cfg, &cli, discard, quiet, force) ? 1 : 0;
+	c = mkfs_write(&cfg, &cli, discard, quiet, force) ? 1 : 0;
+	cli_free(&cli);
+	return c;
 }

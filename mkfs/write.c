@@ -893,7 +893,7 @@ int mkfs_write(struct mkfs_cfg *cfg, struct cli_params *cli, bool discard,
 		if (err)
 			fail("writing AG headers", err);
 		/* keep the cache small on filesystems with many AGs */
-		if (a % 64 == 0 && (err = bcache_flush(fs->bc)))
+		if (a && a % 64 == 0 && (err = bcache_flush(fs->bc)))
 			fail("writing AG headers", err);
 	}
 	free(plans);
