@@ -17,5 +17,6 @@ tests_tools_dirtool_LDADD = $(LIBFS_LIBS)
 SHELL_TESTS += \
 	tests/t0400-dir-corpus-matches-ls.sh \
 	tests/t0401-dir-fragmented-and-ci.sh \
-	tests/t0402-dir-corruption.sh
+	tests/t0402-dir-corruption.sh \
+	tests/t0403-dir-fuzz.sh
 EXTRA_DIST += tests/lib/dir-check.sh

@@ -17,6 +17,11 @@
 
 DIRTOOL="$top_builddir/tests/tools/dirtool"
 
+# In the sanitizer build, an error must not look like "findings" (exit 1).
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}exitcode=99:print_stacktrace=1"
+export ASAN_OPTIONS UBSAN_OPTIONS
+
 dir_check_tree() {
 	_img=$1 _mnt=$2 _out=$3
 	: > "$_out"
