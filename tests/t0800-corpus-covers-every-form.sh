@@ -5,7 +5,8 @@
 # form the population script aims at (directories in short form, block,
 # leaf and node, with holes; data forks in extents and btree form;
 # attribute forks in short form, leaf, node, btree and with remote values;
-# local and remote symlinks; device inodes), while the kernel listing shows
+# local and remote symlinks; device inodes; short-form directories with
+# 8-byte inode numbers), while the kernel listing shows
 # every file type, unwritten extents, reflinked extents, the extreme
 # timestamps and the big directories.  Readers of the corpus can then trust
 # that a diff against its listings exercises all of them.
@@ -159,6 +160,20 @@ for n in $(corpus_names); do
 		expect "$n: /dirs/huge is node form" 0x3ebe "$(dmagic "$img" "$i" "$leafoff")"
 	fi
 
+	# --- inode numbers past 32 bits: short-form directories then store
+	# 8-byte inode numbers (xfs_dir2_sf_hdr.i8count)
+	big=$(awk '{ sub(/^ino=/, "", $2); if (length($2) > 10 || $2 + 0 > 4294967295) c++ }
+		END { print c + 0 }' "$list")
+	if [ "$n" = ino64 ]; then
+		[ "$big" -gt 1000 ] && ok "$n: $big inode numbers past 32 bits" ||
+			not_ok "$n: inode numbers past 32 bits ($big)"
+		for d in / /dirs/short; do
+			i8=$(field "$img" "$(ino $d)" u3.sfdir3.hdr.i8count)
+			[ "${i8:-0}" -gt 0 ] && ok "$n: $d is short form with 8-byte inode numbers" ||
+				not_ok "$n: $d is short form with 8-byte inode numbers (i8count '$i8')"
+		done
+	fi
+
 	# --- data forks
 	i=$(ino /files/fragmented)
 	expect "$n: /files/fragmented's data fork is a btree" 3 "$(field "$img" "$i" core.format)"
@@ -198,8 +213,8 @@ for n in $(corpus_names); do
 	i=$(ino /attrs/node)
 	expect "$n: /attrs/node is a dabtree node (XFS_DA3_NODE_MAGIC)" 0x3ebe \
 		"$(amagic "$img" "$i")"
-	i=$(ino /attrs/btree-b)
-	expect "$n: /attrs/btree-b's attribute fork is a btree" 3 \
+	i=$(ino /attrs/btree)
+	expect "$n: /attrs/btree's attribute fork is a btree" 3 \
 		"$(field "$img" "$i" core.aformat)"
 	i=$(ino /attrs/remote)
 	db "$img" "inode $i" "ablock 0" "p" | grep -q 'valueblk' &&

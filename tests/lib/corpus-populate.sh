@@ -255,19 +255,27 @@ leafa=$(((isize - 176) / 51 + 4))
 	awk 'BEGIN { for (i = 1; i <= 2000; i++)
 		printf "user.node.%04d=\"value-%08d-%08d\"\n", i, i, i * 7 }'
 } | restore
-# attribute forks in btree form: two files whose attribute blocks are
-# allocated in turn, so neither fork's extents are contiguous
-: > btree-a
-: > btree-b
-awk 'BEGIN {
-	for (c = 0; c < 40; c++)
-		for (f = 0; f < 2; f++) {
-			printf "# file: btree-%s\n", f ? "b" : "a"
-			for (i = c * 50; i < c * 50 + 50; i++)
-				printf "user.bt.%05d=\"%0120d\"\n", i, i
-			print ""
+# an attribute fork in btree form whatever the allocator does: 300 remote
+# values of one block each (a remote block has a 56-byte header), then
+# every other one removed; the holes this leaves in the fork's offsets
+# keep the 150 left in as many extents, more than any literal area holds
+: > btree
+awk -v n=$((bs - 56)) 'BEGIN {
+	print "# file: btree"
+	for (i = 0; i < 300; i++) {
+		# the bytes of hexpattern N (i + 100), in one process
+		x = i + 100
+		printf "user.rb.%03d=0x", i
+		for (j = 0; j < n; j++) {
+			x = (x * 1103 + 12345) % 65536
+			printf "%02x", 32 + (x % 95)
 		}
+		print ""
+	}
 }' | restore
+python3 -c 'import os
+for i in range(0, 300, 2):
+    os.removexattr("btree", "user.rb.%03d" % i)'
 # remote values: the largest (64 KiB) and one just over a block
 : > remote
 {

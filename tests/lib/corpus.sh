@@ -61,6 +61,7 @@ _corpus_table() {
 	agcount16  1000m 0 1 -m rmapbt=1 -d agcount=16
 	nobigtime  512m 0 0 -m rmapbt=1,bigtime=0
 	nrext64    777m 0 0 -m rmapbt=1 -i nrext64=1
+	ino64      3t   0 0 -m rmapbt=1
 	EOF
 }
 
