@@ -126,6 +126,16 @@ void fs_cmds_init(void);
 extern int (*fileblock_hook)(int argc, char **argv, int whichfork);
 extern xfs_agnumber_t cur_agno;
 void bt_cmds_init(void);
+void blockmap_cmds_init(void);
+bool blockmap_have_names(void);
+/* Every allocated inode, AG by AG, in inode number order (blockmap.c). */
+typedef void (*inode_fn)(xfs_ino_t ino, const uint8_t *raw, void *priv);
+void scan_all_inodes(inode_fn fn, void *priv);
+/* The name table of blockget -n (dircmds.c). */
+void blockget_names(void);
+char *inode_path(xfs_ino_t ino);
+void names_free(void);
+void dir_cmds_init(void);
 
 /* numbers */
 bool parse_u64(const char *s, uint64_t *v);

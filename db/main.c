@@ -24,11 +24,7 @@ const struct fld_objtype *typ_sb, *typ_agf, *typ_agi, *typ_agfl, *typ_inode,
 	*typ_bmapbta, *typ_text, *typ_log;
 
 void loop_cmds_init(void);
-/*
- * dircmds.c joins the build once libfs's directory reader is in; until
- * then its commands are simply not there.
- */
-void dir_cmds_init(void) __attribute__((weak));
+
 
 static void usage(void)
 {
@@ -175,8 +171,8 @@ int main(int argc, char **argv)
 	write_cmds_init();
 	fs_cmds_init();
 	bt_cmds_init();
-	if (dir_cmds_init)
-		dir_cmds_init();
+	blockmap_cmds_init();
+	dir_cmds_init();
 	if (open_fs(db.fsdevice))
 		return 1;
 	for (i = 0; i < ncmds && !db.quit; i++)
