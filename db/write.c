@@ -57,41 +57,6 @@ static uint32_t objlen(void)
 	return cur_top()->len;
 }
 
-/* Timestamps: seconds and nanoseconds of a legacy or bigtime stamp. */
-static bool obj_bigtime(void)
-{
-	const uint8_t *o = obj();
-
-	return objlen() >= XFS_DINODE_CORE_SIZE &&
-	       (load_be64(o + offsetof(struct xfs_dinode, di_flags2)) &
-		XFS_DIFLAG2_BIGTIME);
-}
-
-static void ts_set(uint64_t bit, int64_t sec, int64_t nsec, int which)
-{
-	uint64_t v = bits_get(obj(), objlen(), bit, 64);
-	int64_t osec;
-	uint32_t onsec;
-
-	if (obj_bigtime()) {
-		osec = (int64_t)(v / XFS_NSEC_PER_SEC) - XFS_BIGTIME_EPOCH_OFFSET;
-		onsec = (uint32_t)(v % XFS_NSEC_PER_SEC);
-	} else {
-		osec = (int32_t)(v >> 32);
-		onsec = (uint32_t)v;
-	}
-	if (which == 0)
-		osec = sec;
-	else
-		onsec = (uint32_t)nsec;
-	if (obj_bigtime())
-		v = (uint64_t)(osec + XFS_BIGTIME_EPOCH_OFFSET) *
-		    XFS_NSEC_PER_SEC + onsec;
-	else
-		v = ((uint64_t)(uint32_t)osec << 32) | onsec;
-	bits_set(obj(), objlen(), bit, 64, v);
-}
-
 /* Bytes of a string value: "#hex" or the text with \ooo escapes. */
 static int string_bytes(const char *s, uint8_t *out, int max)
 {
@@ -156,9 +121,11 @@ static int set_field(const struct fexpr *e, const char *val)
 			dbprintf("unable to convert value '%s'.\n", val);
 			return -1;
 		}
+		/* the string, then zeroes to the end of the field */
 		elem_pos(e, e->low, &bit, &sz);
-		for (i = 0; i < n; i++)
-			bits_set(obj(), objlen(), bit + (uint64_t)i * 8, 8, buf[i]);
+		for (i = 0; i <= e->high - e->low; i++)
+			bits_set(obj(), objlen(), bit + (uint64_t)i * 8, 8,
+				 i < n ? buf[i] : 0);
 		return 0;
 	}
 	if (t->print == FP_NONE || t->print == FP_SARRAY) {
@@ -179,12 +146,8 @@ static int set_field(const struct fexpr *e, const char *val)
 		}
 		for (i = e->low; i <= e->high; i++) {
 			elem_pos(e, i, &bit, &sz);
-			if (t->print == FP_TIME)
-				ts_set(bit, v, 0, 0);
-			else if (t->print == FP_NSEC)
-				ts_set(bit, 0, v, 1);
-			else
-				bits_set(obj(), objlen(), bit, sz, (uint64_t)v);
+			/* a timestamp's sec and nsec both write the raw stamp */
+			bits_set(obj(), objlen(), bit, sz, (uint64_t)v);
 		}
 	}
 	return 0;
@@ -453,9 +416,17 @@ static int crc_f(int argc, char **argv)
 		cur_ctx(c, &ctx);
 		off = fld_obj_crc_off(c->typ, &ctx);
 		if (off != FLD_NO_CRC && off + 4 <= c->len) {
+			/*
+			 * One more than the value shown, stored in host
+			 * (little-endian) order, as the reference does.
+			 */
 			uint32_t v = load_be32(cur_obj(c) + off) + 1;
+			uint8_t *p = cur_obj(c) + off;
 
-			store_be32(cur_obj(c) + off, v);
+			p[0] = v;
+			p[1] = v >> 8;
+			p[2] = v >> 16;
+			p[3] = v >> 24;
 		}
 		dbprintf("Invalidating CRC:\n");
 		err = cur_write(false);

@@ -1,7 +1,9 @@
 # tests/db.mk: xfs_db against the reference (differential, write/fuzz,
 # read-only, damaged input).
 DB_TESTS = \
-	tests/t3000-db-differential.sh
+	tests/t3000-db-differential.sh \
+	tests/t3001-db-write-fuzz.sh
 TESTS += $(DB_TESTS)
 EXTRA_DIST += $(DB_TESTS) tests/db/mkimage.sh tests/db/image.sh \
-	tests/db/seq-core.txt tests/db/seq-files.txt tests/db/seq-dirs.txt
+	tests/db/seq-core.txt tests/db/seq-files.txt tests/db/seq-dirs.txt \
+	tests/db/seq-write.txt
