@@ -110,6 +110,25 @@ static void bm_set_fsb(struct blockmap *m, xfs_fsblock_t fsb, uint64_t len,
 	bm_set(m, fsb_to_agno(g, fsb), fsb_to_agbno(g, fsb), len, t, ino);
 }
 
+/* The extent counter of a fork, read from the raw inode. */
+static uint64_t raw_nextents(const uint8_t *raw, int whichfork)
+{
+	bool big = load_be64(raw + offsetof(struct xfs_dinode, di_flags2)) &
+		   XFS_DIFLAG2_NREXT64;
+
+	if (whichfork == XFS_DATA_FORK)
+		return big ? load_be64(raw + offsetof(struct xfs_dinode,
+						      u24.di_big_nextents)) :
+			     load_be32(raw + offsetof(struct xfs_dinode,
+						      u76.small.di_nextents));
+	if (!raw[offsetof(struct xfs_dinode, di_forkoff)])
+		return 0;
+	return big ? load_be32(raw + offsetof(struct xfs_dinode,
+					      u76.big.di_big_anextents)) :
+		     load_be16(raw + offsetof(struct xfs_dinode,
+					      u76.small.di_anextents));
+}
+
 /* ---- AG metadata ---- */
 
 struct bt_ctx {
@@ -329,6 +348,11 @@ static void blockget_inode(xfs_ino_t ino, const uint8_t *raw, void *priv)
 	struct fs_inode ip;
 	enum dbm t;
 
+	if (raw_nextents(raw, XFS_DATA_FORK) == 0 &&
+	    raw_nextents(raw, XFS_ATTR_FORK) == 0 &&
+	    raw[offsetof(struct xfs_dinode, di_format)] != XFS_DINODE_FMT_BTREE &&
+	    raw[offsetof(struct xfs_dinode, di_aformat)] != XFS_DINODE_FMT_BTREE)
+		return;
 	if (inode_decode(&db.fs->geo, ino, raw, &ip))
 		return;
 	switch (ip.mode & XFS_S_IFMT) {
@@ -611,6 +635,10 @@ static void frag_inode(xfs_ino_t ino, const uint8_t *raw, void *priv)
 	uint64_t actual = fr->actual, ideal = fr->ideal;
 	bool skipd, skipa;
 
+	/* most inodes map nothing: look before decoding */
+	if (!fr->v && raw_nextents(raw, XFS_DATA_FORK) == 0 &&
+	    raw_nextents(raw, XFS_ATTR_FORK) == 0)
+		return;
 	if (inode_decode(&db.fs->geo, ino, raw, &ip))
 		return;
 	switch (ip.mode & XFS_S_IFMT) {

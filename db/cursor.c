@@ -394,8 +394,19 @@ int cur_write(bool recrc)
 	if (!err)
 		err = buf_write(bp);
 	buf_release(bp);
-	if (!err)
+	if (!err) {
+		int i;
+
 		bufstat_update(c, recrc, false);
+		/* other positions on the same buffer see the change */
+		for (i = 0; i < db.nstack; i++) {
+			struct cursor *o = &db.stack[i];
+
+			if (o != c && o->buf && o->bb == c->bb &&
+			    o->blen == c->blen && !o->segs == !c->segs)
+				memcpy(o->buf, c->buf, bytes);
+		}
+	}
 	return err;
 }
 

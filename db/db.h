@@ -136,6 +136,7 @@ void blockget_names(void);
 char *inode_path(xfs_ino_t ino);
 void names_free(void);
 void dir_cmds_init(void);
+void attr_cmds_init(void);
 
 /* numbers */
 bool parse_u64(const char *s, uint64_t *v);

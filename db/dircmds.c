@@ -310,12 +310,13 @@ struct iname {
 static struct iname **itab;	/* [agno * hsize + bucket] */
 static unsigned hsize;
 
-/* The reference's hash: chains per AG, bucket = inode number % size. */
+/* The reference's hash: chains per AG, bucket = AG inode number % size. */
 static struct iname **ichain(xfs_ino_t ino)
 {
-	xfs_agnumber_t agno = ino_to_agno(&db.fs->geo, ino);
+	const struct fs_geom *g = &db.fs->geo;
 
-	return &itab[(size_t)agno * hsize + ino % hsize];
+	return &itab[(size_t)ino_to_agno(g, ino) * hsize +
+		     ino_to_agino(g, ino) % hsize];
 }
 
 static struct iname *ifind(xfs_ino_t ino)
@@ -328,6 +329,24 @@ static struct iname *ifind(xfs_ino_t ino)
 		if (n->ino == ino)
 			return n;
 	return NULL;
+}
+
+/* The entry of ino, added at the head of its chain if new. */
+static struct iname *iadd(xfs_ino_t ino)
+{
+	struct iname *n = ifind(ino), **chain;
+
+	if (n || ino_to_agno(&db.fs->geo, ino) >= db.fs->geo.agcount)
+		return n;
+	n = calloc(1, sizeof(*n));
+	if (!n)
+		return NULL;
+	n->ino = ino;
+	n->parent = NULLFSINO;
+	chain = ichain(ino);
+	n->next = *chain;
+	*chain = n;
+	return n;
 }
 
 struct names_scan {
@@ -344,7 +363,7 @@ static int names_entry(void *priv, const uint8_t *name, unsigned namelen,
 	if ((namelen == 1 && name[0] == '.') ||
 	    (namelen == 2 && name[0] == '.' && name[1] == '.'))
 		return 0;
-	n = ifind(ino);
+	n = iadd(ino);
 	if (!n || n->name)
 		return 0;
 	n->name = malloc(namelen + 1);
@@ -356,25 +375,36 @@ static int names_entry(void *priv, const uint8_t *name, unsigned namelen,
 	return 0;
 }
 
+/*
+ * Inodes join the table in the order the reference's checker meets
+ * them: in inode order, and a directory's children as soon as the
+ * directory is read (that order is the order ncheck prints in).
+ */
 static void names_inode(xfs_ino_t ino, const uint8_t *raw, void *priv)
 {
-	struct iname *n = calloc(1, sizeof(*n));
 	uint16_t mode = load_be16(raw + offsetof(struct xfs_dinode, di_mode));
 	unsigned fmt = mode & XFS_S_IFMT;
-	struct iname **chain;
+	struct iname *n = iadd(ino);
 
 	(void)priv;
 	if (!n)
 		return;
-	n->ino = ino;
-	n->parent = NULLFSINO;
 	n->isdir = fmt == XFS_S_IFDIR;
 	n->security = (mode & 06000) || fmt == XFS_S_IFCHR ||
 		      fmt == XFS_S_IFBLK || fmt == XFS_S_IFIFO ||
 		      fmt == XFS_S_IFSOCK;
-	chain = ichain(ino);
-	n->next = *chain;
-	*chain = n;
+	if (n->isdir) {
+		struct fs_inode ip;
+		struct fs_findings fl;
+		struct names_scan ns = { ino };
+
+		if (inode_decode(&db.fs->geo, ino, raw, &ip))
+			return;
+		findings_init(&fl);
+		dir_iterate(db.fs, &ip, NULL, names_entry, &ns, &fl);
+		findings_free(&fl);
+		inode_release(&ip);
+	}
 }
 
 void names_free(void)
@@ -396,12 +426,11 @@ void names_free(void)
 	itab = NULL;
 }
 
-/* Called by blockget -n: every inode, then every directory's names. */
+/* Called by blockget -n: every inode and every directory's names. */
 void blockget_names(void)
 {
 	const struct fs_geom *g = &db.fs->geo;
 	uint64_t per = db.fs->sb.icount / (8ull * g->agcount);
-	size_t i;
 
 	names_free();
 	hsize = per < 256 ? 256 : per > 65536 ? 65536 : (unsigned)per;
@@ -409,25 +438,6 @@ void blockget_names(void)
 	if (!itab)
 		return;
 	scan_all_inodes(names_inode, NULL);
-	for (i = 0; i < (size_t)g->agcount * hsize; i++) {
-		struct iname *n;
-
-		for (n = itab[i]; n; n = n->next) {
-			struct fs_inode ip;
-			struct fs_findings fl;
-			struct names_scan ns = { n->ino };
-
-			if (!n->isdir)
-				continue;
-			findings_init(&fl);
-			if (!inode_read(db.fs, n->ino, &ip, &fl)) {
-				dir_iterate(db.fs, &ip, NULL, names_entry, &ns,
-					    &fl);
-				inode_release(&ip);
-			}
-			findings_free(&fl);
-		}
-	}
 }
 
 /* "a/b/c" for an inode that has a name, or NULL. */

@@ -173,6 +173,12 @@ int main(int argc, char **argv)
 	bt_cmds_init();
 	blockmap_cmds_init();
 	dir_cmds_init();
+	attr_cmds_init();
+	/*
+	 * xfs_db reads a block or a few at a time: a small buffer cache keeps
+	 * whole-filesystem scans lean (XFSKIT_CACHE_MB still overrides).
+	 */
+	setenv("XFSKIT_CACHE_MB", "32", 0);
 	if (open_fs(db.fsdevice))
 		return 1;
 	for (i = 0; i < ncmds && !db.quit; i++)

@@ -5,9 +5,11 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <uuid/uuid.h>
 #include "db.h"
 #include "dir.h"
+#include "log.h"
 #include "format/ondisk.h"
 #include "format/crc32c.h"
 
@@ -224,7 +226,65 @@ static int hash_f(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * logformat: write a clean, empty log, as mkfs does, at a chosen cycle
+ * and stripe unit (libfs's log_format; cycle N, no MAXREC, as the
+ * reference's xfs_db does).
+ */
+static int logformat_f(int argc, char **argv)
+{
+	const struct fs_sb *sb = &db.fs->sb;
+	const struct fs_geom *g = &db.fs->geo;
+	long cycle = 1, sunit = sb->logsunit;
+	int c, err;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt(argc, argv, "c:s:")) != -1) {
+		switch (c) {
+		case 'c':
+			cycle = strtol(optarg, NULL, 0);
+			if (cycle <= 0) {
+				dbprintf("invalid cycle\n");
+				return 0;
+			}
+			break;
+		case 's':
+			sunit = strtol(optarg, NULL, 0);
+			if (sunit < 0 || (sunit > 1 && sunit % g->blocksize)) {
+				dbprintf("invalid log stripe unit\n");
+				return 0;
+			}
+			break;
+		default:
+			fprintf(stderr, "%s: invalid option -- '%c'\n", argv[0],
+				optopt);
+			dbprintf("invalid option\n");
+			return 0;
+		}
+	}
+	opterr = 1;
+	if (!sb->logstart) {
+		dbprintf("external logs are not supported\n");
+		return 0;
+	}
+	dbprintf("Formatting the log to cycle %ld, stripe unit %ld bytes.\n",
+		 cycle, sunit);
+	err = log_format(db.fs->dev,
+			 (uint64_t)fsb_to_daddr(g, sb->logstart) << BBSHIFT,
+			 (uint64_t)sb->logblocks << g->blocklog, &sb->uuid,
+			 (unsigned)sunit, (uint32_t)cycle, 0);
+	if (!err)
+		err = dev_sync(db.fs->dev);
+	if (err)
+		fprintf(stderr, "%s: log format failed: %s\n", db.progname,
+			strerror(-err));
+	return 0;
+}
+
 static const struct db_cmd misc_cmds[] = {
+	{ "logformat", NULL, logformat_f, 0, -1, true, true,
+	  "[-c cycle] [-s sunit]", "reformat the log" },
 	{ "hash", NULL, hash_f, 1, 1, false, false, "string",
 	  "calculate hash value" },
 	{ "info", "i", info_f, 0, 0, false, true, NULL,

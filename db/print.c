@@ -560,14 +560,14 @@ int fexpr_parse(const char *s, struct fexpr *e, bool quiet)
 	return 0;
 }
 
-static void print_expr(const char *s)
+static int print_expr(const char *s)
 {
 	struct cursor *cur = cur_top();
 	struct fld_ctx c;
 	struct fexpr e;
 
 	if (fexpr_parse(s, &e, false))
-		return;
+		return -1;
 	cur_ctx(cur, &c);
 	if (e.f->type->print == FP_NONE && !(e.f->flags & FLD_ARRAY)) {
 		char p2[300];
@@ -576,13 +576,14 @@ static void print_expr(const char *s)
 		if (!print_struct(&c, p2, e.f->type->sub,
 				  fld_elem_bit(&c, e.f, e.pbit, 0)))
 			dbprintf("%s = (empty)\n", e.name);
-		return;
+		return 0;
 	}
 	if (e.high < e.low) {
 		dbprintf("%s = (empty)\n", e.name);
-		return;
+		return 0;
 	}
 	print_field(&c, e.name, e.f, e.pbit, e.low, e.high);
+	return 0;
 }
 
 int print_cmd(int argc, char **argv)
@@ -602,8 +603,10 @@ int print_cmd(int argc, char **argv)
 		dbprintf("no print function for type %s\n", cur->typ->name);
 		return 0;
 	}
+	/* the first field that does not resolve ends the command */
 	for (i = 1; i < argc; i++)
-		print_expr(argv[i]);
+		if (print_expr(argv[i]))
+			break;
 	return 0;
 }
 
