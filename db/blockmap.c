@@ -220,12 +220,13 @@ static int ino_rec_fn(struct btree_walk *w, const void *rec, void *priv)
 	uint64_t freemask = get_be64(r->ir_free);
 	struct fs_buf *bp = NULL;
 	xfs_daddr_t bpd = 0;
+	uint32_t bpc = g->blocks_per_cluster ? g->blocks_per_cluster : 1;
 	unsigned i;
 
 	(void)w;
 	for (i = 0; i < XFS_INODES_PER_CHUNK; i++) {
 		xfs_agino_t agino = start + i;
-		xfs_agblock_t agbno = agino_to_agbno(g, agino);
+		xfs_agblock_t agbno = agino_to_agbno(g, agino), cagbno;
 		xfs_daddr_t d;
 
 		if (holemask & (1u << (i / XFS_INODES_PER_HOLEMASK_BIT)))
@@ -236,7 +237,17 @@ static int ino_rec_fn(struct btree_walk *w, const void *rec, void *priv)
 			continue;
 		if (!agbno_valid(g, iw->agno, agbno))
 			continue;
-		d = agb_to_daddr(g, iw->agno, agbno);
+		/* read whole inode clusters, as the kernel lays them out */
+		if (g->inoalign > 1) {
+			xfs_agblock_t o = agbno & (g->inoalign - 1);
+
+			cagbno = agbno - o + (o / bpc) * bpc;
+		} else {
+			cagbno = agbno - agbno % bpc;
+		}
+		if (cagbno + bpc > geom_ag_blocks(g, iw->agno))
+			continue;
+		d = agb_to_daddr(g, iw->agno, cagbno);
 		if (!bp || bpd != d) {
 			struct fs_findings fl;
 
@@ -244,7 +255,8 @@ static int ino_rec_fn(struct btree_walk *w, const void *rec, void *priv)
 				buf_release(bp);
 			bp = NULL;
 			findings_init(&fl);
-			if (bcache_read(db.fs->bc, d, g->blocksize, NULL, &fl, &bp))
+			if (bcache_read(db.fs->bc, d, bpc << g->blocklog, NULL,
+					&fl, &bp))
 				bp = NULL;
 			findings_free(&fl);
 			bpd = d;
@@ -252,7 +264,8 @@ static int ino_rec_fn(struct btree_walk *w, const void *rec, void *priv)
 				continue;
 		}
 		iw->fn(agino_to_ino(g, iw->agno, agino),
-		       bp->data + ((size_t)agino_to_offset(g, agino) << g->inodelog),
+		       bp->data + (((size_t)(agbno - cagbno) * g->inopblock +
+				    agino_to_offset(g, agino)) << g->inodelog),
 		       iw->priv);
 	}
 	if (bp)
