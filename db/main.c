@@ -64,17 +64,30 @@ static int open_fs(const char *path)
 			"library\n");
 		return -1;
 	}
-	if (dev_pread(dev, first, sizeof(first), 0)) {
+	/* the reference reads the largest possible sector first */
+	if (dev->size < 32768 || dev_pread(dev, first, sizeof(first), 0)) {
+		if (dev->size < 32768)
+			fprintf(stderr, "%s: error - read only %llu of 32768 "
+				"bytes\n", db.progname,
+				(unsigned long long)dev->size);
 		fprintf(stderr, "%s: %s is invalid (cannot read first 512 "
 			"bytes)\n", db.progname, path);
 		dev_close(dev);
 		return -1;
 	}
-	if (load_be32(first) != XFS_SB_MAGIC && !db.force) {
+	if (load_be32(first) != XFS_SB_MAGIC) {
 		fprintf(stderr, "%s: %s is not a valid XFS filesystem "
 			"(unexpected SB magic number 0x%08x)\n", db.progname,
 			path, load_be32(first));
-		fprintf(stderr, "Use -F to force a read attempt.\n");
+		if (!db.force)
+			fprintf(stderr, "Use -F to force a read attempt.\n");
+		else if ((load_be16(first + 4) & XFS_SB_VERSION_NUMBITS) <
+			 XFS_SB_VERSION_4)
+			fprintf(stderr, "%s: V1 inodes unsupported. Please try "
+				"an older xfsprogs.\n", db.progname);
+		else
+			fprintf(stderr, "%s: %s is not a valid V5 XFS "
+				"filesystem\n", db.progname, path);
 		dev_close(dev);
 		return -1;
 	}
@@ -125,6 +138,7 @@ int main(int argc, char **argv)
 
 	db.progname = base ? base + 1 : argv[0];
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* getopt's own messages name argv[0], as the reference's do */
 	while ((c = getopt(argc, argv, "c:fFip:rxVl:R:")) != EOF) {
 		switch (c) {
 		case 'c':
