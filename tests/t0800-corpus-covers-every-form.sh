@@ -150,8 +150,15 @@ for n in $(corpus_names); do
 		[ "$h" -ge 1 ] && ok "$n: /dirs/$d has freed data blocks ($h holes)" ||
 			not_ok "$n: /dirs/$d has freed data blocks"
 	done
+	# Whether a directory's extents outgrow the inode is up to the
+	# allocator: with 4 KiB directory blocks /dirs/node's blocks come
+	# apart from each other in well over 100 extents, six times what the
+	# largest literal area holds; with bigger blocks (and on ino64, where
+	# the file inodes go elsewhere) there are too few to count on.
 	i=$(ino /dirs/node)
-	expect "$n: /dirs/node's data fork is a btree" 3 "$(field "$img" "$i" core.format)"
+	if [ "$dbs" = 4096 ] && [ "$n" != ino64 ]; then
+		expect "$n: /dirs/node's data fork is a btree" 3 "$(field "$img" "$i" core.format)"
+	fi
 	expect "$n: /dirs/node has 20000 entries" 20000 "$(grep -c '^/dirs/node/' "$list")"
 	if [ "$(corpus_geom "$n" bigdir)" = 1 ]; then
 		expect "$n: /dirs/huge has 100000 entries" 100000 \
