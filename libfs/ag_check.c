@@ -348,12 +348,21 @@ static int walk_tree(struct agc *c, const struct btree_root *root,
 
 /* ---- free space ---- */
 
-static void check_free_space(struct agc *c, const struct fs_agf *agf)
+/*
+ * The free extents: totals against the AGF, the two trees against each
+ * other, and the extents as claims on AG space.  A tree that was not
+ * walked whole (bno_full, cnt_full false) has had its damage reported;
+ * comparing what is left of it would only repeat that at length.
+ */
+static void check_free_space(struct agc *c, const struct fs_agf *agf,
+			     bool bno_full, bool cnt_full)
 {
 	struct extv *b = &c->bno, *n = &c->cnt;
 	uint64_t total = 0, longest = 0;
 	size_t i = 0, j = 0;
+	struct fs_objref oa = ag_obj(c, OBJ_AGF);
 
+	oa.daddr = ag_sector_daddr(&c->fs->geo, c->agno, XFS_AGF_SECTOR);
 	for (size_t k = 0; k < b->n; k++) {
 		total += b->v[k].len;
 		if (b->v[k].len > longest)
@@ -361,39 +370,28 @@ static void check_free_space(struct agc *c, const struct fs_agf *agf)
 	}
 	c->sum->freeblks = total;
 	c->sum->longest = longest;
-	if (agf->freeblks != total) {
-		struct fs_objref o = ag_obj(c, OBJ_AGF);
-
-		o.daddr = ag_sector_daddr(&c->fs->geo, c->agno, XFS_AGF_SECTOR);
-		fs_report_val(c->fl, PR_AGF_FREEBLKS_MISMATCH, &o, "freeblks",
+	if (bno_full && agf->freeblks != total)
+		fs_report_val(c->fl, PR_AGF_FREEBLKS_MISMATCH, &oa, "freeblks",
 			      total, agf->freeblks);
-	}
-	if (agf->longest != longest) {
-		struct fs_objref o = ag_obj(c, OBJ_AGF);
-
-		o.daddr = ag_sector_daddr(&c->fs->geo, c->agno, XFS_AGF_SECTOR);
-		fs_report_val(c->fl, PR_AGF_LONGEST_MISMATCH, &o, "longest",
+	if (bno_full && agf->longest != longest)
+		fs_report_val(c->fl, PR_AGF_LONGEST_MISMATCH, &oa, "longest",
 			      longest, agf->longest);
-	}
 
 	/* the two trees index one set of extents (bno is sorted already) */
 	extv_sort(n);
-	while (i < b->n || j < n->n) {
+	while (bno_full && cnt_full && (i < b->n || j < n->n)) {
 		int d = i == b->n ? 1 : j == n->n ? -1 :
 			ext_cmp(&b->v[i], &n->v[j]);
+		struct fs_objref o = ag_obj(c, OBJ_CNTBT);
 
 		if (d == 0) {
 			i++;
 			j++;
 		} else if (d < 0) {
-			struct fs_objref o = ag_obj(c, OBJ_CNTBT);
-
 			fs_report_val(c->fl, PR_CNTBT_MISSING_EXTENT, &o, "recs",
 				      b->v[i].start, b->v[i].len);
 			i++;
 		} else {
-			struct fs_objref o = ag_obj(c, OBJ_CNTBT);
-
 			fs_report_val(c->fl, PR_CNTBT_EXTRA_EXTENT, &o, "recs",
 				      n->v[j].start, n->v[j].len);
 			j++;
@@ -540,8 +538,6 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 	size_t i = 0, j = 0;
 
 	o.daddr = ag_sector_daddr(g, c->agno, XFS_AGI_SECTOR);
-	if (!ino_ok)
-		return;
 	for (size_t k = 0; k < c->ino.n; k++) {
 		const struct inobt_irec *r = &c->ino.v[k];
 
@@ -549,13 +545,14 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 			     (unsigned)__builtin_popcountll(r->holes);
 		s->ifree += (unsigned)__builtin_popcountll(r->free & ~r->holes);
 	}
-	if (agi->count != s->icount)
+	/* totals of a tree not walked whole would only repeat its damage */
+	if (ino_ok && agi->count != s->icount)
 		fs_report_val(c->fl, PR_AGI_COUNT_MISMATCH, &o, "count",
 			      s->icount, agi->count);
-	if (agi->freecount != s->ifree)
+	if (ino_ok && agi->freecount != s->ifree)
 		fs_report_val(c->fl, PR_AGI_FREECOUNT_MISMATCH, &o, "freecount",
 			      s->ifree, agi->freecount);
-	if (g->has_inobtcount && agi->iblocks != s->ino.nblocks)
+	if (ino_ok && g->has_inobtcount && agi->iblocks != s->ino.nblocks)
 		fs_report_val(c->fl, PR_AGI_IBLOCKS_MISMATCH, &o, "ino_blocks",
 			      s->ino.nblocks, agi->iblocks);
 	if (!g->has_finobt || !fino_ok)
@@ -563,6 +560,8 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 	if (g->has_inobtcount && agi->fblocks != s->fino.nblocks)
 		fs_report_val(c->fl, PR_AGI_FBLOCKS_MISMATCH, &o, "fino_blocks",
 			      s->fino.nblocks, agi->fblocks);
+	if (!ino_ok)
+		return;
 
 	/* both trees are in startino order; the walk reported any disorder */
 	while (i < c->ino.n || j < c->fino.n) {
@@ -855,16 +854,12 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 					     &sum->refc)))
 				goto out;
 		}
-		if (bno_ok && cnt_ok)
-			check_free_space(&c, &agf);
-		else if (bno_ok)
-			for (size_t k = 0; k < c.bno.n && !c.err; k++)
-				if (ag_extent_ok(g, agno, c.bno.v[k].start,
-						 c.bno.v[k].len))
-					c.err = extv_push(&c.claims,
-							  c.bno.v[k].start,
-							  c.bno.v[k].len,
-							  CL_FREE);
+		/* from here on, "ok" means the whole tree was walked */
+		bno_ok = bno_ok && !sum->bno.skipped;
+		cnt_ok = cnt_ok && !sum->cnt.skipped;
+		rmap_ok = rmap_ok && !sum->rmap.skipped;
+		refc_ok = refc_ok && !sum->refc.skipped;
+		check_free_space(&c, &agf, bno_ok, cnt_ok);
 		if (!c.err)
 			check_agfl(&c, &agf);
 		check_agf_counters(&c, &agf, bno_ok, cnt_ok, rmap_ok, refc_ok);
@@ -888,6 +883,8 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 					     &sum->fino)))
 				goto out;
 		}
+		ino_ok = ino_ok && !sum->ino.skipped;
+		fino_ok = fino_ok && !sum->fino.skipped;
 		check_inodes(&c, &agi, ino_ok, fino_ok);
 		for (size_t k = 0; k < c.ino.n && !err; k++)
 			err = claim_chunk(&c, &c.ino.v[k]);

@@ -554,6 +554,7 @@ static void walk_contents(struct walker *wk, unsigned level,
 			fs_report_found(wk->fl, PR_BTREE_BAD_PTR, &wk->w.obj,
 					"ptrs", ptr);
 			chain_break(wk, level - 1);
+			wk->st->skipped++;
 			continue;
 		}
 		visit(wk, level - 1, ptr, clow, chigh, &cgot);
@@ -621,6 +622,7 @@ static void visit(struct walker *wk, unsigned level, uint64_t ptr,
 		fs_report_found(wk->fl, PR_BTREE_BLOCK_REVISITED, &wk->w.obj,
 				NULL, ptr);
 		chain_break(wk, level);
+		wk->st->skipped++;
 		return;
 	}
 	if (ops->long_ptrs)
@@ -636,6 +638,7 @@ static void visit(struct walker *wk, unsigned level, uint64_t ptr,
 		/* an I/O error was reported by the cache */
 		fs_report(wk->fl, PR_BTREE_UNREADABLE, &wk->w.obj, NULL);
 		chain_break(wk, level);
+		wk->st->skipped++;
 		return;
 	}
 	d = bp->data;
@@ -695,6 +698,7 @@ static void visit(struct walker *wk, unsigned level, uint64_t ptr,
 	return;
 skip:
 	chain_break(wk, level);
+	wk->st->skipped++;
 	buf_release(bp);
 }
 
@@ -828,12 +832,16 @@ int btree_walk(struct fs *fs, const struct btree_root *root,
 				      (const uint8_t *)root->iroot + BMDR_HDR_LEN,
 				      numrecs, maxrecs, lowkey, highkey, &got);
 			check_level_ends(wk, level);
+		} else {
+			st->skipped++;
 		}
 	} else if (aroot_ok(wk)) {
 		wk->levels = root->levels;
 		st->levels = wk->levels;
 		visit(wk, wk->levels - 1, root->root, lowkey, highkey, &got);
 		check_level_ends(wk, wk->levels);
+	} else {
+		st->skipped++;
 	}
 	ret = wk->stop;
 	free(wk->seen.v);

@@ -85,6 +85,12 @@ struct btree_stats {
 	uint64_t	nrecs;
 	uint64_t	nblocks;		/* blocks, root included */
 	unsigned	levels;			/* observed height */
+	/*
+	 * Blocks or subtrees not walked (bad pointer, loop, unreadable or
+	 * damaged block, unusable root): non-zero means the records seen
+	 * are not the whole tree, so totals must not be compared.
+	 */
+	uint64_t	skipped;
 };
 
 /* Called for each record in key order; non-zero stops the walk. */

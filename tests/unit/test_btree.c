@@ -652,6 +652,7 @@ START_TEST(two_levels)
 	ck_assert(c.sorted);
 	ck_assert_uint_eq(st.nblocks, 4);
 	ck_assert_uint_eq(st.levels, 2);
+	ck_assert_uint_eq(st.skipped, 0);
 }
 END_TEST
 
@@ -839,12 +840,16 @@ START_TEST(pointer_past_ag)
 {
 	struct built t;
 	struct collect c;
+	struct btree_stats st;
 
 	bno_2level(&t);
 	store_be32(node_ptr(&t, 1, 0, 1), AGBLOCKS + 5);
 	rehash(&t);
-	walk_built(&t, &c, NULL);
+	walk_built(&t, &c, &st);
 	ASSERT_HAS(BTREE_BAD_PTR);
+	/* the walk says it did not see the whole tree */
+	ck_assert_uint_eq(st.skipped, 1);
+	ck_assert_uint_eq(st.nblocks, 3);
 	/* the other two leaves are still walked; no sibling noise */
 	ck_assert_uint_eq(c.n, 200);
 	ck_assert(!HAS(BTREE_BAD_SIBLING));
@@ -915,12 +920,14 @@ START_TEST(child_level_wrong)
 {
 	struct built t;
 	struct collect c;
+	struct btree_stats st;
 
 	bno_2level(&t);
 	store_be16(blk(0, t.b[0][1]) + 4, 1);
 	rehash(&t);
-	walk_built(&t, &c, NULL);
+	walk_built(&t, &c, &st);
 	ASSERT_HAS(BTREE_BAD_LEVEL);
+	ck_assert_uint_eq(st.skipped, 1);
 	ck_assert_uint_eq(c.n, 200);
 }
 END_TEST
