@@ -275,6 +275,8 @@ static int leaf_entry(void *priv, const struct attr_rec *r)
 			return 0;
 		}
 		rec.value = w->value;
+		if (!w->filter)
+			attr_acl_check(&rec, &eo, w->fl);
 	}
 	if (w->filter) {
 		w->found = true;

@@ -56,6 +56,19 @@ static inline unsigned attr_rec_ns(const struct attr_rec *r)
 /* "user", "trusted", "security" (or "unknown" for both bits). */
 const char *attr_ns_name(unsigned ns);
 
+/* Is this a POSIX ACL (trusted SGI_ACL_FILE or SGI_ACL_DEFAULT)? */
+bool attr_is_acl(unsigned flags, const uint8_t *name, unsigned namelen);
+
+/*
+ * The value of a POSIX ACL attribute (others are ignored): size and
+ * count, known tags, rwx permissions, one owner, owning group and other
+ * entry, no named user or group twice, a mask if there are named
+ * entries.  Returns the number of findings added (0 or 1).  The block
+ * checkers run it on local values, attr_iterate() on remote ones.
+ */
+unsigned attr_acl_check(const struct attr_rec *r, const struct fs_objref *o,
+			struct fs_findings *fl);
+
 /* One attribute; non-zero stops the walk and is returned. */
 typedef int (*attr_fn)(void *priv, const struct attr_rec *r);
 

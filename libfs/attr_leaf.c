@@ -250,6 +250,8 @@ int attr_leaf_check(const struct fs_geom *g, xfs_ino_t ino, xfs_dablk_t dablk,
 				usable = false;
 			}
 		}
+		if (usable && (r.flags & XFS_ATTR_LOCAL))
+			n += attr_acl_check(&r, &o, fl);
 		if (usable && fn && !ret)
 			ret = fn(priv, &r);
 	}

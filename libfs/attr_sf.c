@@ -101,6 +101,7 @@ int attr_sf_check(const struct fs_geom *g, xfs_ino_t ino, const uint8_t *fork,
 		}
 		if (!usable)
 			continue;
+		n += attr_acl_check(&r, &o, fl);
 		seen[nseen++] = (uint16_t)(e - fork);
 		if (fn)
 			ret = fn(priv, &r);

@@ -51,7 +51,8 @@ fieldval() {
 		awk '$2 == "=" { print $3; exit }'
 }
 
-"$ATTRDUMP" "$img" $ino_sf $ino_leaf $ino_leafrmt $ino_node > "$T/clean.out" 2>&1
+"$ATTRDUMP" "$img" $ino_sf $ino_leaf $ino_leafrmt $ino_node $ino_acl $ino_dir \
+	> "$T/clean.out" 2>&1
 rc=$?
 "$WALKFS" -q "$img" >> "$T/clean.out" 2>&1
 wrc=$?
@@ -107,6 +108,20 @@ case_ ATTR_BAD_NAMESPACE "sf entry in two namespaces" $I \
 case_ ATTR_DUP_NAME "sf name twice" $I \
 	-c "inode $I" -c "write -d a.sfattr.list[2].name #61" \
 	-c "write -d a.sfattr.list[2].root 0"
+
+# ---- POSIX ACLs (short form in /acl): the on-disk value is a be32 count
+# then (tag, id, perm, pad) entries
+I=$ino_acl
+acl_disk=00000006\
+00000001ffffffff00060000000000020000$(printf %04x 1000)00040000\
+00000004ffffffff00040000000000080000$(printf %04x 2000)00050000\
+00000010ffffffff0007000000000020ffffffff00040000
+case_ ATTR_BAD_ACL "ACL count disagrees with its size" $I \
+	-c "inode $I" -c "write -d a.sfattr.list[0].value #00000007${acl_disk#00000006}"
+case_ ATTR_BAD_ACL "ACL entry with an unknown tag" $I \
+	-c "inode $I" -c "write -d a.sfattr.list[0].value #0000000600000040${acl_disk#0000000600000001}"
+case_ ATTR_BAD_ACL "ACL without its mask" $I \
+	-c "inode $I" -c "write -d a.sfattr.list[0].value #$(echo "$acl_disk" | sed 's/00000010ffffffff00070000/00000020ffffffff00070000/')"
 
 # ---- leaf form
 I=$ino_leaf

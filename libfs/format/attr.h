@@ -112,4 +112,37 @@ _Static_assert(sizeof(struct xfs_attr3_rmt_hdr) == 56, "attr3 rmt hdr");
 #define XFS_XATTR_SIZE_MAX	(1u << 16)
 #define XFS_XATTR_NAME_MAX	255
 
+/*
+ * POSIX ACLs are attributes of the trusted (XFS_ATTR_ROOT) namespace
+ * named SGI_ACL_FILE (access) and SGI_ACL_DEFAULT (directories' default),
+ * whose value is a be32 entry count and that many 12-byte entries.
+ */
+#define XFS_ACL_FILE_NAME	"SGI_ACL_FILE"
+#define XFS_ACL_DEFAULT_NAME	"SGI_ACL_DEFAULT"
+
+struct xfs_acl_entry {
+	be32		ae_tag;		/* XFS_ACL_USER_OBJ, ... */
+	be32		ae_id;		/* uid or gid for USER and GROUP */
+	be16		ae_perm;	/* rwx bits: 4, 2, 1 */
+	be16		ae_pad;
+};
+_Static_assert(sizeof(struct xfs_acl_entry) == 12, "xfs acl entry");
+
+struct xfs_acl {
+	be32			acl_cnt;
+	struct xfs_acl_entry	acl_entry[];
+};
+
+#define XFS_ACL_USER_OBJ	0x01
+#define XFS_ACL_USER		0x02
+#define XFS_ACL_GROUP_OBJ	0x04
+#define XFS_ACL_GROUP		0x08
+#define XFS_ACL_MASK		0x10
+#define XFS_ACL_OTHER		0x20
+#define XFS_ACL_PERM_MASK	0x7
+/* v5: as many entries as a value can hold */
+#define XFS_ACL_MAX_ENTRIES \
+	((XFS_XATTR_SIZE_MAX - sizeof(struct xfs_acl)) / \
+	 sizeof(struct xfs_acl_entry))
+
 #endif

@@ -16,6 +16,7 @@
 #   btree-a/-b  attribute forks in btree form (interleaved allocation)
 #   replaced    values rewritten from local to remote and back
 #   dir, lnk    a directory and a symlink with attributes
+#   acl         a POSIX access ACL (dir has a default one)
 # The values come from a fixed pattern, so every run makes the same files.
 
 # attr_dump FILE: the setfattr --restore input for FILE, on stdout.
@@ -112,21 +113,35 @@ for c in range(30):
         print()' | setfattr --restore=/dev/stdin
 	mkdir dir
 	setfattr -n user.d -v dirvalue dir
+	# POSIX ACLs, set in the VFS format (the kernel stores them as
+	# trusted.SGI_ACL_FILE / SGI_ACL_DEFAULT): an access ACL with a named
+	# user and group, a default ACL on the directory
+	: > acl
+	setfattr -n system.posix_acl_access -v "$ATTR_ACL_VFS" acl
+	setfattr -n system.posix_acl_default -v "$ATTR_ACL_VFS" dir
 	ln -s target lnk
 	setfattr -h -n trusted.l -v linkvalue lnk
 	)
 }
 
 # The files attr_populate makes.
-ATTR_FILES="sf sf255 leaf leafholes leafrmt node nodermt btree-a btree-b replaced dir lnk"
+ATTR_FILES="sf sf255 leaf leafholes leafrmt node nodermt btree-a btree-b replaced dir lnk acl"
+
+# u::rw-,u:1000:r--,g::r--,g:2000:r-x,m::rwx,o::r-- as the VFS takes it
+ATTR_ACL_VFS=0x02000000\
+01000600ffffffff02000400e803000004000400ffffffff\
+08000500d007000010000700ffffffff20000400ffffffff
 
 # attr_expect DIR: "INO NAME=0xHEX" for every attribute of every file, as
-# the kernel shows them through the mount, sorted.
+# the kernel shows them through the mount, sorted.  system.* names are the
+# VFS's view of the ACLs, which the kernel also lists as what is on disk
+# (trusted.SGI_ACL_*); only the latter are compared.
 attr_expect() {
 	for f in $ATTR_FILES; do
 		ino=$(stat -c %i "$1/$f")
 		getfattr -h -d -m - -e hex "$1/$f" 2>/dev/null |
-			grep -v '^# file: ' | grep . | sed "s/^/$ino /"
+			grep -v '^# file: \|^system\.' | grep . |
+			sed "s/^/$ino /"
 	done | LC_ALL=C sort
 }
 

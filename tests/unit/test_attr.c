@@ -132,7 +132,9 @@ static uint32_t tent_vl(const struct tent *t)
 {
 	if (t->valueblk)
 		return t->valuelen;
-	return t->value ? (uint32_t)strlen(t->value) : 0;
+	if (!t->value)
+		return 0;
+	return t->valuelen ? t->valuelen : (uint32_t)strlen(t->value);
 }
 
 static uint32_t build_sf(uint8_t *fork, const struct tent *t, unsigned n)
@@ -779,6 +781,149 @@ START_TEST(rmt_block)
 }
 END_TEST
 
+/* ---- POSIX ACL values ---- */
+
+/* What the kernel stored for u::rw-,u:1000:r--,g::r--,g:2000:r-x,m::rwx,o::r-- */
+static const char acl_hex[] =
+	"00000006"
+	"00000001ffffffff00060000" "00000002000003e800040000"
+	"00000004ffffffff00040000" "00000008000007d000050000"
+	"00000010ffffffff00070000" "00000020ffffffff00040000";
+
+static uint32_t acl_bytes(uint8_t *v)
+{
+	uint32_t n = (uint32_t)strlen(acl_hex) / 2;
+
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned x;
+
+		sscanf(acl_hex + 2 * i, "%2x", &x);
+		v[i] = (uint8_t)x;
+	}
+	return n;
+}
+
+static void acl_expect(void (*damage)(uint8_t *v, uint32_t *len),
+		       const char *name, unsigned ns, const char *field)
+{
+	uint8_t v[128];
+	struct attr_rec r;
+	struct fs_findings fl;
+	struct fs_objref o = OBJREF_INIT(OBJ_ATTR);
+	uint32_t len = acl_bytes(v);
+	unsigned n;
+
+	if (damage)
+		damage(v, &len);
+	memset(&r, 0, sizeof(r));
+	r.flags = (uint8_t)ns;
+	r.name = (const uint8_t *)name;
+	r.namelen = (uint8_t)strlen(name);
+	r.value = v;
+	r.valuelen = len;
+	findings_init(&fl);
+	n = attr_acl_check(&r, &o, &fl);
+	if (field) {
+		assert_codes(&fl, CODES("ATTR_BAD_ACL"));
+		ck_assert_uint_eq(n, 1);
+		ck_assert_str_eq(fl.v[0].field, field);
+	} else {
+		assert_codes(&fl, no_codes);
+		ck_assert_uint_eq(n, 0);
+	}
+	findings_free(&fl);
+}
+
+static void a_short(uint8_t *v, uint32_t *len) { (void)v; *len = 3; }
+static void a_count(uint8_t *v, uint32_t *len) { (void)len; v[3] = 7; }
+static void a_huge(uint8_t *v, uint32_t *len) { (void)len; v[0] = 0x7f; }
+static void a_perm(uint8_t *v, uint32_t *len) { (void)len; v[4 + 9] = 8; }
+static void a_tag(uint8_t *v, uint32_t *len) { (void)len; v[4 + 3] = 0x40; }
+static void a_two_owners(uint8_t *v, uint32_t *len)
+{
+	(void)len;
+	v[4 + 24 + 3] = XFS_ACL_USER_OBJ;	/* group_obj -> user_obj */
+}
+static void a_dup_user(uint8_t *v, uint32_t *len)
+{
+	(void)len;
+	v[4 + 36 + 3] = XFS_ACL_USER;	/* g:2000 -> u:1000 */
+	memcpy(v + 4 + 36 + 4, v + 4 + 12 + 4, 4);
+}
+static void a_no_mask(uint8_t *v, uint32_t *len)
+{
+	memmove(v + 4 + 48, v + 4 + 60, 12);	/* drop the mask */
+	v[3] = 5;
+	*len -= 12;
+}
+static void a_no_other(uint8_t *v, uint32_t *len)
+{
+	v[3] = 5;
+	*len -= 12;
+}
+static void a_minimal(uint8_t *v, uint32_t *len)
+{
+	/* u::rw-,g::r--,o::r-- only: no mask needed */
+	memmove(v + 4 + 12, v + 4 + 24, 12);
+	memmove(v + 4 + 24, v + 4 + 60, 12);
+	v[3] = 3;
+	*len = 4 + 36;
+}
+
+START_TEST(acl_values)
+{
+	acl_expect(NULL, "SGI_ACL_FILE", XFS_ATTR_ROOT, NULL);
+	acl_expect(NULL, "SGI_ACL_DEFAULT", XFS_ATTR_ROOT, NULL);
+	acl_expect(a_minimal, "SGI_ACL_FILE", XFS_ATTR_ROOT, NULL);
+	/* other names and namespaces are not ACLs, whatever they hold */
+	acl_expect(a_tag, "SGI_ACL_FILE", 0, NULL);
+	acl_expect(a_tag, "SGI_ACL_FIL", XFS_ATTR_ROOT, NULL);
+	acl_expect(a_tag, "SGI_ACL_FILE", XFS_ATTR_SECURE, NULL);
+	acl_expect(a_short, "SGI_ACL_FILE", XFS_ATTR_ROOT, "acl.size");
+	acl_expect(a_count, "SGI_ACL_FILE", XFS_ATTR_ROOT, "acl.acl_cnt");
+	acl_expect(a_huge, "SGI_ACL_DEFAULT", XFS_ATTR_ROOT, "acl.acl_cnt");
+	acl_expect(a_perm, "SGI_ACL_FILE", XFS_ATTR_ROOT, "acl.ae_perm");
+	acl_expect(a_tag, "SGI_ACL_FILE", XFS_ATTR_ROOT, "acl.ae_tag");
+	acl_expect(a_two_owners, "SGI_ACL_FILE", XFS_ATTR_ROOT, "acl.ae_tag");
+	acl_expect(a_dup_user, "SGI_ACL_FILE", XFS_ATTR_ROOT, "acl.ae_id");
+	acl_expect(a_no_mask, "SGI_ACL_FILE", XFS_ATTR_ROOT, "acl.ae_tag");
+	acl_expect(a_no_other, "SGI_ACL_FILE", XFS_ATTR_ROOT, "acl.ae_tag");
+}
+END_TEST
+
+/* The block checkers run the ACL check on local values. */
+START_TEST(acl_in_blocks)
+{
+	struct fs_geom g = geo(4096);
+	uint8_t v[128], fork[300], blk[4096];
+	struct fs_findings fl;
+	struct tent t[2];
+	uint32_t len = acl_bytes(v);
+
+	t[0] = (struct tent){ 0, "a", 0, "1", 0, 0 };
+	t[1] = (struct tent){ XFS_ATTR_ROOT, "SGI_ACL_FILE", 0,
+			      (const char *)v, len, 0 };
+	findings_init(&fl);
+	memset(fork, 0, sizeof(fork));
+	build_sf(fork, t, 2);
+	attr_sf_check(&g, INO, fork, sizeof(fork), NULL, NULL, &fl, NULL);
+	assert_codes(&fl, no_codes);
+	build_leaf(&g, blk, t, 2);
+	attr_leaf_check(&g, INO, 0, DADDR, blk, NULL, NULL, &fl, NULL);
+	assert_codes(&fl, no_codes);
+
+	v[3] = 9;			/* count */
+	build_sf(fork, t, 2);
+	attr_sf_check(&g, INO, fork, sizeof(fork), NULL, NULL, &fl, NULL);
+	assert_codes(&fl, CODES("ATTR_BAD_ACL"));
+	findings_clear(&fl);
+	build_leaf(&g, blk, t, 2);
+	attr_leaf_check(&g, INO, 0, DADDR, blk, NULL, NULL, &fl, NULL);
+	assert_codes(&fl, CODES("ATTR_BAD_ACL"));
+	findings_free(&fl);
+}
+END_TEST
+
 /* ---- hostile input ---- */
 
 static uint32_t rnd_state = 12345;
@@ -1153,6 +1298,8 @@ int main(void)
 	tcase_add_test(tc, leaf_firstused_64k);
 	tcase_add_test(tc, leaf_damage);
 	tcase_add_test(tc, rmt_block);
+	tcase_add_test(tc, acl_values);
+	tcase_add_test(tc, acl_in_blocks);
 	tcase_add_test(tc, fuzz_blocks);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reference");
