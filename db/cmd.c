@@ -15,6 +15,10 @@
 static const struct db_cmd *cmds[MAX_CMDS];
 static unsigned ncmds;
 
+/* "log start": a copy of everything printed goes to this file too. */
+static FILE *logfile;
+static char *logname;
+
 void dbprintf(const char *fmt, ...)
 {
 	va_list ap;
@@ -22,6 +26,47 @@ void dbprintf(const char *fmt, ...)
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
+	if (logfile) {
+		va_start(ap, fmt);
+		vfprintf(logfile, fmt, ap);
+		va_end(ap);
+	}
+}
+
+/*
+ * log [stop|start FILE].  The reference names the log by the word
+ * "start" in its messages ("logging to start"); so do we.
+ */
+static int log_f(int argc, char **argv)
+{
+	if (argc == 1) {
+		if (logfile)
+			dbprintf("logging to %s\n", logname);
+		else
+			dbprintf("no log file\n");
+	} else if (argc == 2 && !strcmp(argv[1], "stop")) {
+		if (logfile) {
+			fclose(logfile);
+			logfile = NULL;
+			free(logname);
+			logname = NULL;
+		} else {
+			dbprintf("no log file\n");
+		}
+	} else if (argc == 3 && !strcmp(argv[1], "start")) {
+		if (logfile) {
+			dbprintf("already logging to %s\n", logname);
+		} else {
+			logfile = fopen(argv[2], "a");
+			if (!logfile)
+				dbprintf("can't open %s for writing\n", argv[2]);
+			else
+				logname = strdup(argv[1]);
+		}
+	} else {
+		dbprintf("bad log command, ignored\n");
+	}
+	return 0;
 }
 
 void register_cmds(const struct db_cmd *c, unsigned n)
@@ -218,6 +263,8 @@ static const struct db_cmd loop_cmds[] = {
 	  "echo arguments" },
 	{ "help", "?", help_f, 0, 1, false, false, "[command]",
 	  "help for one or all commands" },
+	{ "log", NULL, log_f, 0, 2, false, false, "[stop|start <filename>]",
+	  "start or stop logging to a file" },
 	{ "quit", "q", quit_f, 0, 0, false, false, NULL, "exit xfs_db" },
 	{ "source", NULL, source_f, 1, 1, false, false, "source-file",
 	  "get commands from source-file" },

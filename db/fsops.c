@@ -245,7 +245,67 @@ static int bmap_f(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * dquot [-g|-p|-u] id: the quota record of an id, in the block of the
+ * quota inode that holds it.
+ */
+static int dquot_f(int argc, char **argv)
+{
+	const struct fs_geom *g = &db.fs->geo;
+	const struct fs_sb *sb = &db.fs->sb;
+	const char *what = "user";
+	xfs_ino_t qino = sb->uquotino;
+	uint32_t perblk = g->blocksize / sizeof(struct xfs_dqblk);
+	uint64_t id;
+	int c;
+
+	optind = 0;
+	while ((c = getopt(argc, argv, "gpu")) != -1) {
+		switch (c) {
+		case 'g':
+			what = "group";
+			qino = sb->gquotino;
+			break;
+		case 'p':
+			what = "project";
+			qino = sb->pquotino;
+			break;
+		case 'u':
+			what = "user";
+			qino = sb->uquotino;
+			break;
+		default:
+			dbprintf("bad option for dquot command\n");
+			return 0;
+		}
+	}
+	if (optind != argc - 1) {
+		dbprintf("dquot command requires one %s id argument\n", what);
+		return 0;
+	}
+	if (qino == 0 || qino == NULLFSINO) {
+		dbprintf("no %s quota inode present\n", what);
+		return 0;
+	}
+	if (!parse_u64(argv[optind], &id)) {
+		dbprintf("bad %s id for dquot %s\n", what, argv[optind]);
+		return 0;
+	}
+	set_cur_inode(qino);
+	if (!set_cur_fileblocks(XFS_DATA_FORK, id / perblk, 1,
+				fld_objtype_find("dqblk"))) {
+		struct cursor *cur = cur_top();
+
+		cur->boff = (uint32_t)(id % perblk) * sizeof(struct xfs_dqblk);
+		cur->len = sizeof(struct xfs_dqblk);
+	}
+	return 0;
+}
+
 static const struct db_cmd fs_cmds[] = {
+	{ "dquot", NULL, dquot_f, 1, 2, false, true, "[-g|-p|-u] id",
+	  "set current address to a group, project or user quota block for "
+	  "given ID" },
 	{ "ablock", NULL, ablock_f, 1, 1, false, true, "filoff",
 	  "set address to file offset (attr fork)" },
 	{ "dblock", NULL, dblock_f, 1, 1, false, true, "filoff",

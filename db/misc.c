@@ -3,7 +3,9 @@
  * hash.  uuid and label change every superblock copy (expert mode).
  */
 #include "config.h"
+#include <getopt.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 #include <uuid/uuid.h>
@@ -282,7 +284,80 @@ static int logformat_f(int argc, char **argv)
 	return 0;
 }
 
+/* timelimit: the range of timestamps and quota timers the format allows */
+static void tl_time(const char *what, int64_t v, bool pretty)
+{
+	if (pretty) {
+		time_t t = (time_t)v;
+		char buf[64];
+
+		if (ctime_r(&t, buf)) {
+			dbprintf("%s = %24.24s\n", what, buf);
+			return;
+		}
+	}
+	dbprintf("%s = %lld\n", what, (long long)v);
+}
+
+static int timelimit_f(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "classic", no_argument, NULL, 'c' },
+		{ "bigtime", no_argument, NULL, 'b' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool big = db.fs->geo.has_bigtime, pretty = false;
+	/*
+	 * bigtime: nanoseconds in 64 bits from the 1901 epoch; the last
+	 * whole second whose every nanosecond fits
+	 */
+	int64_t bigmax = (int64_t)(UINT64_MAX / XFS_NSEC_PER_SEC) - 1 -
+			 XFS_BIGTIME_EPOCH_OFFSET;
+	int c;
+
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			big = false;
+			break;
+		case 'b':
+			big = true;
+			break;
+		case 'p':
+			pretty = true;
+			break;
+		default:
+			dbprintf("%s: bad option for timelimit command\n",
+				 argv[optind - 1]);
+			return 0;
+		}
+	}
+	tl_time("time.min", INT32_MIN, pretty);
+	tl_time("time.max", big ? bigmax : INT32_MAX, pretty);
+	tl_time("dqtimer.min", big ? 4 : 1, pretty);
+	tl_time("dqtimer.max", big ? bigmax : UINT32_MAX, pretty);
+	dbprintf("dqgrace.min = 0\n");
+	dbprintf("dqgrace.min = %u\n", UINT32_MAX);
+	return 0;
+}
+
+static unsigned debug_flags;
+
+static int debug_f(int argc, char **argv)
+{
+	if (argc > 1)
+		debug_flags = (unsigned)strtoul(argv[1], NULL, 0);
+	dbprintf("debug = %u\n", debug_flags);
+	return 0;
+}
+
 static const struct db_cmd misc_cmds[] = {
+	{ "debug", NULL, debug_f, 0, 1, false, false, "[flagbits]",
+	  "set debug option bits" },
+	{ "timelimit", NULL, timelimit_f, 0, -1, false, true,
+	  "[--classic|--bigtime] [--pretty]", "display timestamp limits" },
 	{ "logformat", NULL, logformat_f, 0, -1, true, true,
 	  "[-c cycle] [-s sunit]", "reformat the log" },
 	{ "hash", NULL, hash_f, 1, 1, false, false, "string",

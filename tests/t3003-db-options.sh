@@ -45,6 +45,15 @@ both -r -p foo -c sb -c "p blocksize" "$img"
 both -r -f -i -c version -c "sb 1" -c "p uuid" "$img"
 both -r -c "sb" -c "p blocksize" -c "agf 1" -c "p seqno" -c "echo done" "$img"
 
+# log start: a copy of the output in the file, appended
+for w in ref ours; do
+	echo "before" > "$T/log.$w"
+	PATH=$T/$w:$PATH xfs_db -r -c "log start $T/log.$w" -c log -c sb \
+		-c "p blocksize" -c "log stop" -c "p dblocks" "$img" > "$T/$w.out" 2>&1
+done
+check "log start and stop" cmp -s "$T/ref.out" "$T/ours.out"
+check "the log file" cmp -s "$T/log.ref" "$T/log.ours"
+
 # commands from a pipe: no prompt
 printf 'sb\np blocksize\nagi 2\np seqno\nquit\np\n' > "$T/cmds"
 "$REF_DB" -r "$img" < "$T/cmds" > "$T/ref.out" 2>&1
