@@ -15,5 +15,6 @@ SHELL_TESTS += \
 	tests/t0201-ag-corpus-clean.sh \
 	tests/t0202-ag-deep-trees.sh \
 	tests/t0203-ag-header-corruption.sh \
-	tests/t0204-ag-btree-corruption.sh
+	tests/t0204-ag-btree-corruption.sh \
+	tests/t0205-ag-btree-fuzz.sh
 EXTRA_DIST += tests/lib/ag-images.sh
