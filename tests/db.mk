@@ -9,3 +9,10 @@ TESTS += $(DB_TESTS)
 EXTRA_DIST += $(DB_TESTS) tests/db/mkimage.sh tests/db/image.sh \
 	tests/db/seq-core.txt tests/db/seq-files.txt tests/db/seq-dirs.txt \
 	tests/db/seq-write.txt
+
+# The field tables on their own.
+check_PROGRAMS += tests/unit/test_fields
+tests_unit_test_fields_SOURCES = tests/unit/test_fields.c
+tests_unit_test_fields_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_fields_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_fields
