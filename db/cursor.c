@@ -187,6 +187,15 @@ static void bufstat_note_read(const struct cursor *c)
 {
 	struct bufstat *st;
 
+	/* the reference's verifier dispatch says so as it reads */
+	if (c->buf && (c->typ == typ_dir3 || c->typ == typ_attr3)) {
+		struct fld_ctx ctx;
+
+		cur_ctx(c, &ctx);
+		if (fld_obj_crc_off(c->typ, &ctx) == FLD_NO_CRC)
+			dbprintf("Unknown %s buffer type!\n",
+				 c->typ == typ_dir3 ? "directory" : "attribute");
+	}
 	if (!typ_verifies(c->typ) || !c->buf || c->segs)
 		return;
 	st = bufstat_find(c->bb, c->blen);
@@ -348,6 +357,7 @@ int set_cur_segs(const struct fld_objtype *typ, const struct buf_seg *segs,
 	c->blen = total / BBSIZE;
 	cursor_set_common(c, typ, ino);
 	err = read_buf(c);
+	bufstat_note_read(c);
 	ring_add();
 	return err;
 }

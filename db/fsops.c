@@ -45,12 +45,17 @@ static int set_cur_fileblocks(int whichfork, xfs_fileoff_t off, uint32_t count,
 	inode_release(&ip);
 	if (err)
 		goto unmapped;
+	/*
+	 * The mapped pieces of the range; as the reference does, one piece
+	 * is read for the whole range from its start, several are read
+	 * piece by piece, none is an error.
+	 */
 	for (i = 0; i < count; i++) {
 		struct xfs_bmbt_irec r;
 		xfs_daddr_t d;
 
 		if (!extents_lookup(&el, off + i, &r))
-			goto unmapped;
+			continue;
 		d = fsb_to_daddr(g, r.br_startblock + (off + i - r.br_startoff));
 		if (nsegs && segs[nsegs - 1].daddr +
 			     segs[nsegs - 1].len / BBSIZE == d) {
@@ -62,6 +67,10 @@ static int set_cur_fileblocks(int whichfork, xfs_fileoff_t off, uint32_t count,
 		}
 	}
 	extents_free(&el);
+	if (!nsegs)
+		goto unmapped_freed;
+	if (nsegs == 1)
+		segs[0].len = count * g->blocksize;
 	set_cur_segs(typ, segs, nsegs, ino);
 	c = cur_top();
 	c->ino = ino;
@@ -69,6 +78,7 @@ static int set_cur_fileblocks(int whichfork, xfs_fileoff_t off, uint32_t count,
 	return 0;
 unmapped:
 	extents_free(&el);
+unmapped_freed:
 	dbprintf("file %s block is unmapped\n",
 		 whichfork == XFS_DATA_FORK ? "data" : "attr");
 	return -ENOENT;

@@ -166,8 +166,8 @@ static void print_elem(const struct fld_ctx *c, const struct ftype *t,
 		print_charns(c, bit, count);
 		break;
 	case FP_DINODE_FMT:
-		v = bits_get_signed(c->data, c->len, bit, 8);
-		nm = v >= 0 ? fld_dinode_fmt_name((unsigned)v) : NULL;
+		v = (int64_t)bits_get(c->data, c->len, bit, 8);
+		nm = fld_dinode_fmt_name((unsigned)v);
 		if (nm)
 			dbprintf("%d (%s)", (int)v, nm);
 		else
@@ -401,14 +401,10 @@ void print_all(void)
 		return;
 	}
 	if (!print_struct(&c, "", cur->typ->type->sub, 0)) {
-		/* a directory or attribute block of no known kind */
-		if (cur->typ == typ_dir3)
-			dbprintf("Unknown directory buffer type!\n");
-		else if (cur->typ == typ_attr3)
-			dbprintf("Unknown attribute buffer type!\n");
-		else
-			return;
-		dbprintf(" = Unrecognized metadata or type mismatch\n");
+		/* a directory or attribute block of no known kind (reading
+		 * it said "Unknown ... buffer type!") */
+		if (cur->typ == typ_dir3 || cur->typ == typ_attr3)
+			dbprintf(" = Unrecognized metadata or type mismatch\n");
 	}
 }
 
@@ -586,6 +582,52 @@ static int print_expr(const char *s)
 	return 0;
 }
 
+/*
+ * A btree type over a block whose magic is no btree's: the reference
+ * warns on stdout when it lays out the records, keys or pointers.
+ */
+static void btree_magic_warning(int argc, char **argv)
+{
+	static const uint32_t magics[] = {
+		XFS_ABTB_CRC_MAGIC, XFS_ABTC_CRC_MAGIC, XFS_IBT_CRC_MAGIC,
+		XFS_FIBT_CRC_MAGIC, XFS_RMAP_CRC_MAGIC, XFS_REFC_CRC_MAGIC,
+		XFS_BMAP_CRC_MAGIC, XFS_ABTB_MAGIC, XFS_ABTC_MAGIC,
+		XFS_IBT_MAGIC, XFS_FIBT_MAGIC, XFS_BMAP_MAGIC,
+	};
+	static const char *const arrays[] = { "recs", "keys", "ptrs" };
+	struct cursor *cur = cur_top();
+	struct fld_ctx c;
+	uint32_t magic;
+	unsigned i;
+	int a;
+	bool laid_out = false;
+
+	if (!cur->typ || !cur->buf || cur->len < 4)
+		return;
+	for (i = 0; i < 3; i++)
+		if (!fld_find(cur->typ->type->sub, arrays[i]))
+			return;
+	magic = load_be32(cur_obj(cur));
+	for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if (magic == magics[i])
+			return;
+	cur_ctx(cur, &c);
+	for (i = 0; i < 3; i++) {
+		const struct fld *f = fld_find(cur->typ->type->sub, arrays[i]);
+
+		if (!fld_count(&c, f, 0))
+			continue;
+		if (argc == 1)
+			laid_out = true;
+		for (a = 1; a < argc; a++)
+			if (!strncmp(argv[a], arrays[i], 4))
+				laid_out = true;
+	}
+	if (laid_out)
+		dbprintf("Bad btree magic 0x%x; coercing to %s.\n", magic,
+			 cur->typ->name);
+}
+
 int print_cmd(int argc, char **argv)
 {
 	struct cursor *cur = cur_top();
@@ -595,6 +637,7 @@ int print_cmd(int argc, char **argv)
 		dbprintf("no current type\n");
 		return 0;
 	}
+	btree_magic_warning(argc, argv);
 	if (argc == 1) {
 		print_all();
 		return 0;

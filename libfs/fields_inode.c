@@ -113,10 +113,21 @@ static int big_counts(const struct fld_ctx *c, uint64_t p)
 	return di_nrext64(c);
 }
 
+/*
+ * Fields by inode version, as the reference shows them (a damaged
+ * version byte included): the flush counter of pre-v3 inodes, and the
+ * link count and project id fields v2 introduced.
+ */
 static int v2_only(const struct fld_ctx *c, uint64_t p)
 {
 	(void)p;
-	return fc_u8(c, offsetof(struct xfs_dinode, di_version)) == 2;
+	return fc_u8(c, offsetof(struct xfs_dinode, di_version)) != 3;
+}
+
+static int v2_up(const struct fld_ctx *c, uint64_t p)
+{
+	(void)p;
+	return fc_u8(c, offsetof(struct xfs_dinode, di_version)) >= 2;
 }
 
 /* A flag bit of be16 di_flags / be64 di_flags2, MSB-first numbering. */
@@ -128,12 +139,12 @@ static const struct fld inode_core_flds[] = {
 	{ "mode", &ft_uint16o, DI(mode), 1 },
 	{ "version", &ft_int8d, DI(version), 1 },
 	{ "format", &ft_dinode_fmt, DI(format), 1 },
-	{ "onlink", &ft_uint16d, DI(onlink), 1 },
+	{ "onlink", &ft_uint16d, DI(onlink), 0, FLD_COUNT_FN, 0, v2_up },
 	{ "uid", &ft_uint32d, DI(uid), 1 },
 	{ "gid", &ft_uint32d, DI(gid), 1 },
-	{ "nlinkv2", &ft_uint32d, DI(nlink), 1 },
-	{ "projid_lo", &ft_uint16d, DI(projid_lo), 1 },
-	{ "projid_hi", &ft_uint16d, DI(projid_hi), 1 },
+	{ "nlinkv2", &ft_uint32d, DI(nlink), 0, FLD_COUNT_FN, 0, v2_up },
+	{ "projid_lo", &ft_uint16d, DI(projid_lo), 0, FLD_COUNT_FN, 0, v2_up },
+	{ "projid_hi", &ft_uint16d, DI(projid_hi), 0, FLD_COUNT_FN, 0, v2_up },
 	{ "nextents", &ft_uint64d, FLD_BO(struct xfs_dinode, u24.di_big_nextents), 0,
 	  FLD_COUNT_FN, 0, big_counts },
 	{ "flushiter", &ft_uint16d, FLD_BO(struct xfs_dinode, u24.v2.di_flushiter), 0,

@@ -11,6 +11,7 @@ name=$1
 case $name in
 full)	opts="-m rmapbt=1,reflink=1,finobt=1 -i sparse=1" ;;
 small)	opts="-b size=1024 -n size=8192 -m rmapbt=0,reflink=0 -i sparse=0,nrext64=1" ;;
+big)	opts="-i size=2048 -n size=65536 -m finobt=0,rmapbt=1,reflink=1" ;;
 *)	echo "image.sh: unknown image $name" >&2; exit 1 ;;
 esac
 cache=$top_builddir/tests/db-cache
