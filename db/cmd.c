@@ -214,8 +214,7 @@ static int help_f(int argc, char **argv)
 			return 0;
 		}
 		help_one(c, argv[1]);
-		if (c->help)
-			c->help();
+		help_text(c->name);
 		return 0;
 	}
 	cmd_table_iter(help_line);

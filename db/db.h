@@ -67,13 +67,13 @@ struct db_cmd {
 	bool		needs_fs;
 	const char	*args;
 	const char	*oneline;
-	void		(*help)(void);
 };
 const struct db_cmd *cmd_find(const char *name);
 void cmd_table_iter(void (*fn)(const struct db_cmd *c));
 int run_command_line(const char *line);
 int run_argv(int argc, char **argv);
 void register_cmds(const struct db_cmd *cmds, unsigned n);
+void help_text(const char *name);
 
 /* cursor (cursor.c) */
 struct cursor *cur_top(void);

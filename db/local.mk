@@ -13,7 +13,8 @@ db_xfs_db_SOURCES = \
 	db/btcmds.c \
 	db/blockmap.c \
 	db/dircmds.c \
-	db/attrcmds.c
+	db/attrcmds.c \
+	db/help.c
 db_xfs_db_CPPFLAGS = $(AM_CPPFLAGS) $(LIBEDIT_CFLAGS) $(UUID_CFLAGS)
 db_xfs_db_LDADD = $(LIBFS_LIBS) $(LIBEDIT_LIBS)
 dist_man_MANS += man/xfs_db.8

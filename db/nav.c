@@ -556,36 +556,6 @@ static int convert_f(int argc, char **argv)
 	return 0;
 }
 
-static void sb_help(void)
-{
-	dbprintf(
-"\n"
-" set allocation group superblock\n"
-"\n"
-" Example:\n"
-"\n"
-" 'sb 7' - set location to 7th allocation group superblock, set type to 'sb'\n"
-"\n"
-" Located in the first sector of each allocation group, the superblock\n"
-" contains the base information for the filesystem.\n"
-" The superblock in allocation group 0 is the primary.  The copies in the\n"
-" remaining allocation groups only serve as backup for filesystem recovery.\n"
-" The icount/ifree/fdblocks/frextents are only updated in superblock 0.\n"
-"\n");
-}
-
-static void fsblock_help(void)
-{
-	dbprintf(
-"\n"
-" Example:\n"
-"\n"
-" 'fsblock 1023' - sets the file position to the 1023rd filesystem block.\n"
-" The filesystem block size is specified in the superblock and set during\n"
-" mkfs time.  Offset is absolute (not AG relative).\n"
-"\n");
-}
-
 static const struct db_cmd nav_cmds[] = {
 	{ "addr", "a", addr_f, 0, 1, false, true, "[field-expression]",
 	  "set current address" },
@@ -601,11 +571,11 @@ static const struct db_cmd nav_cmds[] = {
 	{ "daddr", NULL, daddr_f, 0, 1, false, true, "[d]",
 	  "set address to daddr value" },
 	{ "fsblock", "fsb", fsblock_f, 0, 1, false, true, "[fsb]",
-	  "set address to fsblock value", fsblock_help },
+	  "set address to fsblock value" },
 	{ "inode", NULL, inode_f, 0, 1, false, true, "[inode#]",
 	  "set current inode" },
 	{ "sb", NULL, sb_f, 0, 1, false, true, "[agno]",
-	  "set current address to sb header", sb_help },
+	  "set current address to sb header" },
 	{ "type", NULL, type_f, 0, 1, false, true, "[newtype]",
 	  "set/show current data type" },
 };
