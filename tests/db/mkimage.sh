@@ -15,7 +15,7 @@ rm -f "$img"
 truncate -s 600M "$img"
 /usr/sbin/mkfs.xfs -q -f -d agcount=4 -L dbtest "$@" "$img"
 mount -o loop "$img" "$mnt"
-cleanup() { umount "$mnt" 2>/dev/null; rmdir "$mnt"; }
+cleanup() { cd /; umount "$mnt" 2>/dev/null; rmdir "$mnt" 2>/dev/null; }
 trap cleanup EXIT
 cd "$mnt"
 mkdir sf block leaf node attrs
