@@ -21,6 +21,8 @@ repair_xfs_repair_SOURCES = \
 	repair/agscan.c \
 	repair/logcheck.c \
 	repair/phase3.c \
+	repair/inomap.h \
+	repair/inomap.c \
 	repair/phase4.c \
 	repair/phase5.c \
 	repair/phase6.c \

@@ -211,6 +211,17 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		say_ag(o, PR_RP_AG_SKIPPED, agno);
 	}
 	rp_scan_ag_space(r, agno);
+	for (unsigned b = 0; b < XFS_AGI_UNLINKED_BUCKETS; b++) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_AGI);
+
+		if (ag->unlinked[b] == NULLAGINO)
+			continue;
+		a.obj.agno = agno;
+		a.obj.index = b;
+		a.found = ag->unlinked[b];
+		a.obj.ino = agino_to_ino(&r->fs->geo, agno, ag->unlinked[b]);
+		rp_say(o, PR_RP_UNLINKED_NONEMPTY, &a);
+	}
 	findings_free(&fl);
 	prog_add(agno, 1);
 	rp_seq_done(&p->seq, agno);
@@ -334,6 +345,7 @@ void phase2(struct repair *r)
 	if (!r->ags || !r->smap || rp_seq_init(&p.seq, agcount))
 		rp_fatal(r, "no memory for ag header counts\n");
 	for (unsigned i = 0; i < agcount; i++) {
+		memset(r->ags[i].unlinked, 0xff, sizeof(r->ags[i].unlinked));
 		sm_list_init(&r->ags[i].disk_rmaps);
 		sm_refc_init(&r->ags[i].disk_refcs);
 	}

@@ -1,14 +1,141 @@
 /*
- * Phase 4: blocks claimed twice.  (Being filled in.)
+ * Phase 4: blocks claimed twice.
+ *
+ * What it checks: with every claim on AG space now in r->smap -- AG
+ * metadata and free extents from phase 2, inode forks and bmbt blocks
+ * from phase 3 -- each AG's claims are sorted and swept once, and every
+ * block claimed by an inode and by something else is reported: an inode
+ * fork on free space, on AG metadata, or on another inode's blocks.  Data
+ * fork extents of two inodes may share blocks on a reflink filesystem;
+ * phase 5 checks those against the refcountbt.  Claims between pieces of
+ * AG metadata are ag_check()'s, reported in phase 2.
+ *
+ * What it leaves for phase 5: every AG of r->smap sorted.
  */
 #include "config.h"
+#include "format/dir.h"
+#include <stdlib.h>
+#include "progress.h"
 #include "repair.h"
+#include "workers.h"
+
+struct p4 {
+	struct rp_seq	seq;
+};
+
+struct p4ag {
+	struct repair	*r;
+	struct rp_out	*out;
+	/* owners already named in this AG: each is named once */
+	uint64_t	*named;
+	size_t		nnamed, capnamed;
+};
+
+/* Has this owner been named already (and remember it if not)? */
+static bool named_before(struct p4ag *c, uint64_t owner)
+{
+	for (size_t i = 0; i < c->nnamed; i++)
+		if (c->named[i] == owner)
+			return true;
+	if (c->nnamed == c->capnamed) {
+		size_t ncap = c->capnamed ? c->capnamed * 2 : 16;
+		uint64_t *nv = realloc(c->named, ncap * sizeof(*nv));
+
+		if (!nv)
+			return false;
+		c->named = nv;
+		c->capnamed = ncap;
+	}
+	c->named[c->nnamed++] = owner;
+	return false;
+}
+
+static const char *fork_name(const struct sm_rec *x)
+{
+	return (x->offset & XFS_RMAP_OFF_ATTR_FORK) ? "attr" : "data";
+}
+
+static const char *type_name(const struct repair *r, xfs_ino_t ino)
+{
+	const struct im_chunk *ch;
+	unsigned bit;
+
+	ch = im_find(r->imap, ino, &bit);
+	if (!ch)
+		return "unknown";
+	switch (ch->ftype[bit]) {
+	case XFS_DIR3_FT_REG_FILE:	return "regular";
+	case XFS_DIR3_FT_DIR:		return "directory";
+	case XFS_DIR3_FT_SYMLINK:	return "symlink";
+	default:			return "special";
+	}
+}
+
+static void report(struct p4ag *c, uint32_t agno, const struct sm_rec *x,
+		   enum fs_problem code, uint32_t start)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+	if (named_before(c, x->owner))
+		return;
+	a.obj.ino = x->owner;
+	a.obj.agno = agno;
+	a.field = fork_name(x);
+	a.found = agb_to_fsb(&c->r->fs->geo, agno, start);
+	a.s1 = type_name(c->r, x->owner);
+	rp_say(c->out, code, &a);
+}
+
+static void conflict(uint32_t agno, const struct sm_rec *a,
+		     const struct sm_rec *b, uint32_t start, uint32_t len,
+		     void *priv)
+{
+	struct p4ag *c = priv;
+	bool ai = sm_inode_owner(a->owner), bi = sm_inode_owner(b->owner);
+
+	(void)len;
+	if (!ai && !bi)
+		return;		/* AG metadata: ag_check's */
+	if (ai && bi) {
+		if (c->r->fs->geo.has_reflink && sm_is_data(a) && sm_is_data(b))
+			return;	/* shared data: the refcountbt's business */
+		report(c, agno, b, PR_RP_FORK_CLAIMS_USED, start);
+		report(c, agno, a, PR_RP_FORK_CLAIMS_USED, start);
+		return;
+	}
+	/* one inode against free space or metadata */
+	{
+		const struct sm_rec *ino = ai ? a : b, *other = ai ? b : a;
+
+		report(c, agno, ino, other->owner == SM_OWN_FREE ?
+		       PR_RP_FORK_CLAIMS_FREE : PR_RP_FORK_CLAIMS_METADATA,
+		       start);
+	}
+}
+
+static void check_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
+{
+	struct p4 *p = arg;
+	struct p4ag c = { .r = r, .out = &p->seq.outs[agno] };
+
+	rp_log(c.out, "        - agno = %u\n", agno);
+	sm_sort(r->smap, agno);
+	sm_overlaps(r->smap, agno, conflict, &c);
+	free(c.named);
+	prog_add(agno, 1);
+	rp_seq_done(&p->seq, agno);
+}
 
 void phase4(struct repair *r)
 {
+	struct p4 p;
+
 	rp_log(NULL, "Phase 4 - check for duplicate blocks...\n");
 	rp_log(NULL, "        - setting up duplicate extent list...\n");
 	rp_log(NULL, "        - check for inodes claiming duplicate blocks...\n");
-	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
-		rp_log(NULL, "        - agno = %u\n", agno);
+	if (rp_seq_init(&p.seq, r->fs->geo.agcount))
+		rp_fatal(r, "out of memory\n");
+	prog_set(PROG_DUP_INODES, r->fs->geo.agcount);
+	rp_run_ags(r, check_ag, &p);
+	rp_seq_fini(&p.seq);
 }

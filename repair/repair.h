@@ -20,10 +20,10 @@
 #include <stdatomic.h>
 #include "ag_check.h"
 #include "fs.h"
+#include "inomap.h"
 #include "report.h"
 #include "spacemap.h"
 
-struct inomap;
 
 /* Exit codes of the reference. */
 #define RP_EXIT_CLEAN		0

@@ -180,8 +180,8 @@ int main(int argc, char **argv)
 	prog_phase_end(3);
 	phase4(&r);
 	prog_phase_end(4);
-	printf("No modify flag set, skipping phase 5\n");
 	phase5(&r);	/* compares what phase 5 would rebuild */
+	printf("No modify flag set, skipping phase 5\n");
 	prog_phase_end(5);
 	if (!r.bad_ino_btree) {
 		phase6(&r);

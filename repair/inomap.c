@@ -1,0 +1,180 @@
+/*
+ * The inode map (inomap.h).
+ *
+ * What goes in: the inobt's chunks, what phase 3 saw of each inode, and
+ * the directory entries.  What comes out: lookups by inode number and the
+ * entries sorted by parent.  What stays true: a chunk record never moves
+ * once its AG is sorted, so callers may keep pointers to it.
+ */
+#include "config.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "inomap.h"
+
+struct inomap *im_create(const struct fs_geom *g)
+{
+	struct inomap *im = calloc(1, sizeof(*im));
+
+	if (!im)
+		return NULL;
+	im->g = g;
+	im->agcount = g->agcount;
+	im->ags = calloc(g->agcount ? g->agcount : 1, sizeof(*im->ags));
+	if (!im->ags) {
+		free(im);
+		return NULL;
+	}
+	pthread_mutex_init(&im->lock, NULL);
+	return im;
+}
+
+void im_destroy(struct inomap *im)
+{
+	if (!im)
+		return;
+	for (unsigned i = 0; i < im->agcount; i++)
+		free(im->ags[i].v);
+	free(im->ags);
+	im_edges_free(&im->edges);
+	pthread_mutex_destroy(&im->lock);
+	free(im);
+}
+
+size_t im_bytes(const struct inomap *im)
+{
+	size_t b = sizeof(*im) + im->agcount * sizeof(*im->ags) +
+		   im->edges.cap * sizeof(struct im_edge);
+
+	for (unsigned i = 0; i < im->agcount; i++)
+		b += im->ags[i].cap * sizeof(struct im_chunk);
+	return b;
+}
+
+struct im_chunk *im_add_chunk(struct inomap *im, xfs_agnumber_t agno,
+			      xfs_agino_t startino, uint64_t holes,
+			      uint64_t ifree)
+{
+	struct im_ag *ag = &im->ags[agno];
+	struct im_chunk *c;
+
+	if (ag->n == ag->cap) {
+		size_t ncap = ag->cap ? ag->cap * 2 : 16;
+		struct im_chunk *nv = realloc(ag->v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return NULL;
+		ag->v = nv;
+		ag->cap = ncap;
+	}
+	c = &ag->v[ag->n++];
+	memset(c, 0, sizeof(*c));
+	c->startino = startino;
+	c->holes = holes;
+	c->ifree = ifree | holes;
+	return c;
+}
+
+static int chunk_cmp(const void *pa, const void *pb)
+{
+	const struct im_chunk *a = pa, *b = pb;
+
+	return a->startino < b->startino ? -1 : a->startino > b->startino;
+}
+
+void im_sort(struct inomap *im, xfs_agnumber_t agno)
+{
+	struct im_ag *ag = &im->ags[agno];
+
+	for (size_t i = 1; i < ag->n; i++)
+		if (ag->v[i - 1].startino > ag->v[i].startino) {
+			qsort(ag->v, ag->n, sizeof(*ag->v), chunk_cmp);
+			return;
+		}
+}
+
+struct im_chunk *im_find(const struct inomap *im, xfs_ino_t ino,
+			 unsigned *bit)
+{
+	xfs_agnumber_t agno = ino_to_agno(im->g, ino);
+	xfs_agino_t agino = ino_to_agino(im->g, ino);
+	const struct im_ag *ag;
+	size_t lo = 0, hi;
+
+	if (agno >= im->agcount)
+		return NULL;
+	ag = &im->ags[agno];
+	hi = ag->n;
+	/* last chunk starting at or before agino */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ag->v[mid].startino <= agino)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (agino - ag->v[lo - 1].startino >= 64)
+		return NULL;
+	*bit = agino - ag->v[lo - 1].startino;
+	return &ag->v[lo - 1];
+}
+
+int im_edges_add(struct im_edges *e, xfs_ino_t parent, xfs_ino_t child,
+		 uint8_t ftype, bool is_dotdot)
+{
+	if (e->n == e->cap) {
+		size_t ncap = e->cap ? e->cap * 2 : 64;
+		struct im_edge *nv = realloc(e->v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return -ENOMEM;
+		e->v = nv;
+		e->cap = ncap;
+	}
+	e->v[e->n++] = (struct im_edge){ parent, child, ftype, is_dotdot };
+	return 0;
+}
+
+void im_edges_splice(struct inomap *im, struct im_edges *local)
+{
+	if (!local->n)
+		return;
+	pthread_mutex_lock(&im->lock);
+	if (!im->edges.n && !im->edges.v) {
+		im->edges = *local;
+		memset(local, 0, sizeof(*local));
+	} else {
+		for (size_t i = 0; i < local->n; i++)
+			if (im_edges_add(&im->edges, local->v[i].parent,
+					 local->v[i].child, local->v[i].ftype,
+					 local->v[i].is_dotdot))
+				break;
+		local->n = 0;
+	}
+	pthread_mutex_unlock(&im->lock);
+}
+
+void im_edges_free(struct im_edges *e)
+{
+	free(e->v);
+	memset(e, 0, sizeof(*e));
+}
+
+static int edge_cmp(const void *pa, const void *pb)
+{
+	const struct im_edge *a = pa, *b = pb;
+
+	if (a->parent != b->parent)
+		return a->parent < b->parent ? -1 : 1;
+	if (a->is_dotdot != b->is_dotdot)
+		return a->is_dotdot ? -1 : 1;
+	return a->child < b->child ? -1 : a->child > b->child;
+}
+
+void im_edges_sort(struct inomap *im)
+{
+	qsort(im->edges.v, im->edges.n, sizeof(*im->edges.v), edge_cmp);
+}

@@ -1,0 +1,85 @@
+/*
+ * The inode map: what phase 3 learnt about every inode, for phases 6
+ * and 7.
+ *
+ * Per AG, one record per inode chunk the inobt lists (in startino
+ * order), with 64-bit masks of its inodes -- absent (sparse holes), free
+ * by the inobt, in use on disk, directories, on an unlinked list,
+ * reached from the root -- and per inode its on-disk link count, the
+ * links counted in the namespace and its file type.  About 10 bytes an
+ * inode.  Directory entries are kept as (parent, child) edges, and each
+ * directory's ".." as (dir, parent), for the namespace walk.
+ *
+ * Phase 3 fills it from one thread per AG (a chunk record belongs to its
+ * AG's thread; edges are appended in batches under a lock); phases 6
+ * and 7 read it from one thread.
+ */
+#ifndef XK_REPAIR_INOMAP_H
+#define XK_REPAIR_INOMAP_H
+
+#include <pthread.h>
+#include "geom.h"
+
+struct im_chunk {
+	xfs_agino_t	startino;
+	uint64_t	holes;		/* absent (sparse) */
+	uint64_t	ifree;		/* free by the inobt (holes too) */
+	uint64_t	used;		/* in use on disk and kept */
+	uint64_t	isdir;
+	uint64_t	unlinked;	/* on an AGI unlinked list */
+	uint64_t	reached;	/* reached from the root (phase 6) */
+	uint64_t	cleared;	/* too damaged: would be cleared */
+	uint32_t	nlink[64];	/* on disk */
+	uint32_t	counted[64];	/* links found (phase 6) */
+	uint8_t		ftype[64];	/* XFS_DIR3_FT_* of the mode */
+};
+
+struct im_ag {
+	struct im_chunk	*v;
+	size_t		n, cap;
+};
+
+/* A directory entry (child) or a ".." (is_dotdot). */
+struct im_edge {
+	xfs_ino_t	parent;
+	xfs_ino_t	child;
+	uint8_t		ftype;		/* as the entry says (0: unknown) */
+	bool		is_dotdot;
+};
+
+struct im_edges {
+	struct im_edge	*v;
+	size_t		n, cap;
+};
+
+struct inomap {
+	const struct fs_geom	*g;
+	unsigned		agcount;
+	struct im_ag		*ags;
+	pthread_mutex_t		lock;	/* for edges */
+	struct im_edges		edges;
+};
+
+struct inomap *im_create(const struct fs_geom *g);
+void im_destroy(struct inomap *im);
+size_t im_bytes(const struct inomap *im);
+
+/* Add a chunk to an AG (only that AG's thread may call). */
+struct im_chunk *im_add_chunk(struct inomap *im, xfs_agnumber_t agno,
+			      xfs_agino_t startino, uint64_t holes,
+			      uint64_t ifree);
+/* Sort an AG's chunks by startino (after damaged inobts). */
+void im_sort(struct inomap *im, xfs_agnumber_t agno);
+/* The chunk holding ino and the inode's bit in it, or NULL. */
+struct im_chunk *im_find(const struct inomap *im, xfs_ino_t ino,
+			 unsigned *bit);
+
+/* A batch of edges from one directory, appended under the lock. */
+int im_edges_add(struct im_edges *e, xfs_ino_t parent, xfs_ino_t child,
+		 uint8_t ftype, bool is_dotdot);
+void im_edges_splice(struct inomap *im, struct im_edges *local);
+void im_edges_free(struct im_edges *e);
+/* Sort all edges by parent, children and ".." alike. */
+void im_edges_sort(struct inomap *im);
+
+#endif
