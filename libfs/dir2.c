@@ -23,6 +23,20 @@
 #include "dabtree.h"
 #include "dir2_priv.h"
 
+/* Insert x into a sorted vector (small: a few missing blocks). */
+int u32vec_insert_sorted(struct u32vec *a, uint32_t x)
+{
+	size_t i;
+	int err = u32vec_push(a, x);
+
+	if (err)
+		return err;
+	for (i = a->n - 1; i > 0 && a->v[i - 1] > x; i--)
+		a->v[i] = a->v[i - 1];
+	a->v[i] = x;
+	return 0;
+}
+
 int u32vec_push(struct u32vec *a, uint32_t x)
 {
 	if (a->n == a->cap) {
@@ -78,6 +92,40 @@ int dir_read_blk(struct dir_ctx *c, xfs_dablk_t dablk, const struct buf_ops *ops
 	return 0;
 }
 
+/* A directory block only partly mapped: reported, and remembered in the
+ * data space so that what points into it is not reported again. */
+static int dir_partial(struct dir_ctx *c, uint64_t sp, uint64_t dablk)
+{
+	struct fs_objref o = dir_obj(c, dablk << c->g->blocklog);
+
+	fs_report(c->fl, PR_DIR_PARTIAL_BLOCK, &o, NULL);
+	if (sp || (c->partial.n && c->partial.v[c->partial.n - 1] == dablk))
+		return 0;
+	return u32vec_push(&c->partial, (uint32_t)dablk);
+}
+
+static bool u32_sorted_has(const struct u32vec *a, uint32_t x)
+{
+	size_t lo = 0, hi = a->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a->v[mid] == x)
+			return true;
+		if (a->v[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return false;
+}
+
+bool dir_db_damaged(const struct dir_ctx *c, uint32_t db)
+{
+	return u32_sorted_has(&c->partial, dir_db_to_dablk(c->g, db));
+}
+
 /*
  * Sort the mapping into whole directory blocks of each space.  Extents
  * that touch are merged first: a directory block may span two extents.
@@ -111,15 +159,16 @@ static int dir_map(struct dir_ctx *c)
 			first = (a + bfs - 1) / bfs * bfs;
 			last = b / bfs * bfs;
 			if (a % bfs) {
-				struct fs_objref o =
-					dir_obj(c, (a / bfs * bfs) << g->blocklog);
+				int err = dir_partial(c, sp, a / bfs * bfs);
 
-				fs_report(c->fl, PR_DIR_PARTIAL_BLOCK, &o, NULL);
+				if (err)
+					return err;
 			}
 			if (b % bfs && last >= first) {
-				struct fs_objref o = dir_obj(c, last << g->blocklog);
+				int err = dir_partial(c, sp, last);
 
-				fs_report(c->fl, PR_DIR_PARTIAL_BLOCK, &o, NULL);
+				if (err)
+					return err;
 			}
 			for (uint64_t x = first; x + bfs <= b; x += bfs) {
 				int err = u32vec_push(vec, (uint32_t)x);
@@ -135,15 +184,21 @@ static int dir_map(struct dir_ctx *c)
 
 enum dir_form dir_form_of(const struct fs_geom *g, const struct fs_extents *el)
 {
-	uint64_t last_end;
+	const uint64_t end3 = (3 * XFS_DIR2_SPACE_SIZE) >> g->blocklog;
+	uint64_t last_end = 0;
+	size_t n = el->n;
 
-	if (!el->n)
+	/* mappings past the three spaces (reported by dir_map) do not count */
+	while (n && el->v[n - 1].br_startoff >= end3)
+		n--;
+	if (!n)
 		return DIR_FORM_NONE;
-	last_end = el->v[el->n - 1].br_startoff +
-		   el->v[el->n - 1].br_blockcount;
-	if (last_end == g->dirblkfsbs)
+	last_end = el->v[n - 1].br_startoff + el->v[n - 1].br_blockcount;
+	/* a last block only partly mapped still decides the form */
+	if (last_end <= g->dirblkfsbs)
 		return DIR_FORM_BLOCK;
-	if (last_end == (uint64_t)dir_leaf_dablk(g) + g->dirblkfsbs)
+	if (last_end > dir_leaf_dablk(g) &&
+	    last_end <= (uint64_t)dir_leaf_dablk(g) + g->dirblkfsbs)
 		return DIR_FORM_LEAF;
 	return DIR_FORM_NODE;
 }
@@ -275,7 +330,25 @@ void dir_leaf_xref(struct dir_ctx *c, const struct dir_blk *b,
 		if (d && (!d->ok ||
 			  (byte & (g->dirblksize - 1)) >= d->scanned))
 			continue;	/* the block itself was reported */
-		r = d ? rec_find(c, addr) : NULL;
+		if (!d) {
+			uint32_t db = (uint32_t)(byte >> (g->blocklog +
+							  g->dirblklog));
+
+			/* one finding per missing data block is enough */
+			if (byte >= XFS_DIR2_LEAF_OFFSET) {
+				fs_report_found(c->fl, PR_DIR_LEAF_BAD_ADDR, &o,
+						"ents.address", addr);
+				continue;
+			}
+			if (dir_db_damaged(c, db) || u32_sorted_has(&c->missing, db))
+				continue;
+			if (u32vec_insert_sorted(&c->missing, db))
+				return;
+			fs_report_found(c->fl, PR_DIR_LEAF_BAD_ADDR, &o,
+					"ents.address", addr);
+			continue;
+		}
+		r = rec_find(c, addr);
 		if (!r) {
 			fs_report_found(c->fl, PR_DIR_LEAF_BAD_ADDR, &o,
 					"ents.address", addr);
@@ -467,7 +540,7 @@ static int dir_leaf_form(struct dir_ctx *c)
 		uint16_t have = get_be16(li.bests[db]);
 		uint16_t want = d ? d->best : XFS_DIR2_NULL_BESTFREE;
 
-		if (d && !d->ok)
+		if ((d && !d->ok) || (!d && dir_db_damaged(c, db)))
 			continue;
 		if (have != want) {
 			struct fs_objref o = dir_blk_obj(&b,
@@ -488,6 +561,8 @@ static void dir_ctx_free(struct dir_ctx *c)
 	free(c->leaf.v);
 	free(c->free.v);
 	free(c->leaf_seen.v);
+	free(c->partial.v);
+	free(c->missing.v);
 	free(c->dblk);
 	free(c->recs);
 	free(c->names);

@@ -117,7 +117,8 @@ static int dir_free_index(struct dir_ctx *c)
 			uint16_t have = get_be16(fi.bests[j]);
 			uint16_t want = d ? d->best : XFS_DIR2_NULL_BESTFREE;
 
-			if ((d && !d->ok) || have == want)
+			if ((d && !d->ok) || (!d && dir_db_damaged(c, base + j)) ||
+			    have == want)
 				continue;
 			struct fs_objref o = dir_blk_obj(&b,
 				sizeof(struct xfs_dir3_free_hdr) + j * sizeof(be16));

@@ -64,6 +64,7 @@ struct u32vec {
 };
 
 int u32vec_push(struct u32vec *a, uint32_t x);
+int u32vec_insert_sorted(struct u32vec *a, uint32_t x);
 
 /* One data entry seen by dir_check, for the leaf and duplicate checks. */
 struct dir_rec {
@@ -98,6 +99,9 @@ struct dir_ctx {
 	int			ret;		/* fn's value or an errno */
 	/* fully mapped directory blocks of each space, as file blocks */
 	struct u32vec		data, leaf, free;
+	/* data blocks only partly mapped, and unmapped ones leaves point
+	   into (both sorted; reported once each) */
+	struct u32vec		partial, missing;
 	/* dir_check: the data blocks read, in order, and their entries */
 	struct dir_dblk		*dblk;
 	size_t			ndblk;
@@ -115,6 +119,8 @@ int dir_read_blk(struct dir_ctx *c, xfs_dablk_t dablk, const struct buf_ops *ops
 /* Leaf entries of one leaf block against the data entries seen. */
 void dir_leaf_xref(struct dir_ctx *c, const struct dir_blk *b,
 		   const struct dir_leaf_info *li);
+/* Is data block db only partly mapped (reported by the mapping scan)? */
+bool dir_db_damaged(const struct dir_ctx *c, uint32_t db);
 /* The data block db as seen, or NULL if it is not mapped. */
 const struct dir_dblk *dir_find_dblk(const struct dir_ctx *c, uint32_t db);
 /* Node form: the dabtree and the free index (dir2_node.c). */
