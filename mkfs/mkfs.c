@@ -120,12 +120,6 @@ int main(int argc, char **argv)
 			progname);
 		exit(1);
 	}
-	if (cli.rt.name) {
-		fprintf(stderr,
-			"%s: a realtime subvolume (-r rtdev) is not supported yet\n",
-			progname);
-		exit(1);
-	}
 
 	mkfs_decide(&cfg, &cli, dry_run, force);
 

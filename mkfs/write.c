@@ -345,7 +345,9 @@ struct ag_plan {
 	uint32_t	 agfl[16];
 	unsigned	 nagfl;
 	uint32_t	 chunk;		/* first block of the inode chunk */
+	uint32_t	 rbm, rsum;	/* realtime bitmap and summary blocks */
 };
+
 
 static void plan_take(struct ag_plan *p, uint32_t start, uint32_t len)
 {
@@ -375,6 +377,20 @@ static void plan_take(struct ag_plan *p, uint32_t start, uint32_t len)
 		}
 		return;
 	}
+}
+
+/* First fit by block number; NULLAGBLOCK if nothing holds len blocks. */
+static uint32_t plan_first_fit(struct ag_plan *p, uint32_t len)
+{
+	for (unsigned i = 0; i < p->nfree; i++) {
+		if (p->free[i].len >= len) {
+			uint32_t s = p->free[i].start;
+
+			plan_take(p, s, len);
+			return s;
+		}
+	}
+	return NULLAGBLOCK;
 }
 
 /* Add an rmap record, merged with neighbours of the same owner. */
@@ -420,7 +436,7 @@ static void plan_ag(const struct mkfs_cfg *cfg, const struct ag_static *st,
 	int best = -1;
 
 	memset(p, 0, sizeof(*p));
-	p->chunk = NULLAGBLOCK;
+	p->chunk = p->rbm = p->rsum = NULLAGBLOCK;
 	p->free[0] = (struct build_ext){ st->prealloc, len - st->prealloc };
 	p->nfree = 1;
 
@@ -479,6 +495,16 @@ static void plan_ag(const struct mkfs_cfg *cfg, const struct ag_static *st,
 			plan_rmap(p, p->chunk, cblocks, XFS_RMAP_OWN_INODES,
 				  true);
 		}
+		/*
+		 * The realtime bitmap, then the summary, at the first free
+		 * place each fits (realtime excludes rmapbt and reflink, so
+		 * they need no reverse-map records).
+		 */
+		if (cfg->rtbmblocks)
+			p->rbm = plan_first_fit(p, (uint32_t)cfg->rtbmblocks);
+		if (cfg->rsumsize)
+			p->rsum = plan_first_fit(p, cfg->rsumsize /
+						 cfg->blocksize);
 	}
 
 	p->hdr.agno = agno;
@@ -591,14 +617,15 @@ static void set_time(struct build_inode *bi, const struct timespec *now)
 }
 
 static int write_inode_chunk(struct fs *fs, const struct mkfs_cfg *cfg,
-			     const struct cli_params *cli, uint32_t chunk,
-			     xfs_ino_t *rootino)
+			     const struct cli_params *cli,
+			     const struct ag_plan *p, xfs_ino_t *rootino)
 {
 	const struct fs_geom *g = &fs->geo;
 	uint32_t cblocks = XFS_INODES_PER_CHUNK * cfg->inodesize /
 			   cfg->blocksize;
 	struct fs_buf *bp;
 	struct timespec now;
+	uint32_t chunk = p->chunk;
 	xfs_ino_t first = agino_to_ino(g, 0, agb_to_agino(g, chunk));
 	uint64_t flags2 = 0;
 	int err;
@@ -660,15 +687,31 @@ static int write_inode_chunk(struct fs *fs, const struct mkfs_cfg *cfg,
 			.flags2 = flags2, .changecount = 2,
 		};
 
+		uint32_t start = i == 1 ? p->rbm : p->rsum;
+		uint8_t *ip = bp->data + i * cfg->inodesize;
+
+		/* filling the bitmap and summary bumps their change counts */
+		if (cfg->rtblocks)
+			bi.changecount = i == 1 ? 4 : 3;
 		if (i == 1) {
 			bi.flags = XFS_DIFLAG_NEWRTBM;
 			bi.size = cfg->rtbmblocks * cfg->blocksize;
 		} else {
 			bi.size = cfg->rsumsize;
 		}
+		bi.nblocks = bi.size / cfg->blocksize;
+		bi.nextents = bi.nblocks ? 1 : 0;
 		set_time(&bi, &now);
-		build_dinode(bp->data + i * cfg->inodesize, cfg->inodesize,
-			     &bi, &fs->geo.meta_uuid);
+		build_dinode(ip, cfg->inodesize, &bi, &fs->geo.meta_uuid);
+		if (bi.nblocks) {
+			struct xfs_bmbt_irec ir = {
+				.br_startoff = 0,
+				.br_startblock = agb_to_fsb(g, 0, start),
+				.br_blockcount = bi.nblocks,
+			};
+
+			bmbt_rec_encode(build_dinode_dfork(ip), &ir);
+		}
 	}
 	*rootino = first;
 	return put_buf(bp);
@@ -781,6 +824,64 @@ static int write_ag(struct fs *fs, const struct mkfs_cfg *cfg,
 	return 0;
 }
 
+/*
+ * The realtime bitmap with every extent free (one bit per extent, in
+ * 32-bit words of host byte order, lowest bit first) and the summary
+ * counting that one free extent: level log2(rtextents), bitmap block 0.
+ */
+static int write_rt(struct fs *fs, const struct mkfs_cfg *cfg,
+		    const struct ag_plan *p)
+{
+	uint32_t bs = cfg->blocksize;
+	uint64_t bits = cfg->rtextents;
+	struct fs_buf *bp;
+	int err;
+
+	if (p->rbm == NULLAGBLOCK || p->rsum == NULLAGBLOCK)
+		return -ENOSPC;
+	for (uint64_t b = 0; b < cfg->rtbmblocks; b++) {
+		uint64_t first = b * 8ull * bs;
+		uint64_t n = bits - first < 8ull * bs ? bits - first : 8ull * bs;
+
+		if ((err = get_blk(fs, 0, p->rbm + b, 1, NULL, &bp)))
+			return err;
+		memset(bp->data, 0, bs);
+		memset(bp->data, 0xff, n / 8);
+		for (uint64_t i = n / 8 * 8; i < n; i++)
+			bp->data[i / 8] |= 1u << (i % 8);
+		if ((err = put_buf(bp)))
+			return err;
+	}
+	for (uint32_t b = 0; b < cfg->rsumsize / bs; b++) {
+		uint64_t idx = (uint64_t)cfg->rextslog * cfg->rtbmblocks;
+
+		if ((err = get_blk(fs, 0, p->rsum + b, 1, NULL, &bp)))
+			return err;
+		memset(bp->data, 0, bs);
+		if (idx / (bs / 4) == b) {
+			uint32_t one = 1;	/* host byte order */
+
+			memcpy(bp->data + (idx % (bs / 4)) * 4, &one, 4);
+		}
+		if ((err = put_buf(bp)))
+			return err;
+	}
+	/* the reference writes the last realtime block: prove it exists */
+	if (rdev) {
+		uint8_t *z = calloc(1, bs);
+
+		if (!z)
+			return -ENOMEM;
+		err = dev_pwrite(rdev, z, bs, (cfg->rtblocks - 1) * bs);
+		free(z);
+		if (!err)
+			err = dev_sync(rdev);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static void fail(const char *what, int err)
 {
 	fprintf(stderr, "%s: %s: %s\n", progname, what, strerror(-err));
@@ -868,9 +969,11 @@ int mkfs_write(struct mkfs_cfg *cfg, struct cli_params *cli, bool discard,
 	plans[0].hdr.ifree = XFS_INODES_PER_CHUNK - 3;
 	plans[0].hdr.newino = agb_to_agino(&fs->geo, plans[0].chunk);
 
-	err = write_inode_chunk(fs, cfg, cli, plans[0].chunk, &rootino);
+	err = write_inode_chunk(fs, cfg, cli, &plans[0], &rootino);
 	if (err)
 		fail("writing the root inode", err);
+	if (cfg->rtblocks && (err = write_rt(fs, cfg, &plans[0])))
+		fail("writing the realtime bitmap", err);
 
 	/* secondaries: as first set up; root inode in the middle and last */
 	for (xfs_agnumber_t a = cfg->agcount; a-- > 0;) {

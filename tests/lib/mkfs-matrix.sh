@@ -38,4 +38,10 @@ minimum;300m;0;
 tiny-escape;64m;1;-l size=15m
 bs1k-minimal;1g;0;-b size=1024 -m rmapbt=0,reflink=0,finobt=0
 large-15t;15t;0;
+size-in-blocks;524288b;0;-l size=16384b
+external-log;2g;0;-l logdev=log.img
+external-log-size;2g;0;-l logdev=log.img,size=80m
+realtime;2g;0;-r rtdev=rt.img
+realtime-extsize;2g;0;-r rtdev=rt.img,extsize=64k
+realtime-size-1k;2g;0;-b size=1024 -r rtdev=rt.img,size=300m
 '
