@@ -6,3 +6,10 @@ SHELL_TESTS += \
 	tests/t0303-mkfs-signatures-and-modes.sh \
 	tests/t0304-mkfs-block-device.sh
 EXTRA_DIST += tests/lib/mkfs-matrix.sh tests/lib/mkfs-compare.sh
+
+# The libfs builders mkfs writes with (libfs/build.c).
+check_PROGRAMS += tests/unit/test_build
+tests_unit_test_build_SOURCES = tests/unit/test_build.c
+tests_unit_test_build_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_build_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_build
