@@ -29,6 +29,8 @@ struct im_chunk {
 	uint64_t	unlinked;	/* on an AGI unlinked list */
 	uint64_t	reached;	/* reached from the root (phase 6) */
 	uint64_t	cleared;	/* too damaged: would be cleared */
+	uint64_t	reflink;	/* has the reflink flag */
+	uint64_t	said;		/* reported once (atomic OR) */
 	uint32_t	nlink[64];	/* on disk */
 	uint32_t	counted[64];	/* links found (phase 6) */
 	uint8_t		ftype[64];	/* XFS_DIR3_FT_* of the mode */

@@ -290,6 +290,8 @@ static void process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	ch->ftype[bit] = mode_ftype(ip.mode);
 	if (inode_is_dir(&ip))
 		ch->isdir |= 1ull << bit;
+	if (ip.flags2 & XFS_DIFLAG2_REFLINK)
+		ch->reflink |= 1ull << bit;
 	check_content(c, &ip, &del, &ael);
 	if (c->edges.n)
 		im_edges_splice(r->imap, &c->edges);

@@ -190,6 +190,44 @@ static void check_rmaps(struct p5ag *c)
 	sm_list_free(&obs);
 }
 
+/*
+ * Every inode whose data shares blocks with another must carry the
+ * reflink flag (the kernel skips refcount work for files without it).
+ */
+static void check_reflink_flags(struct p5ag *c, const struct sm_refc_list *rl)
+{
+	struct repair *r = c->r;
+	size_t n, j = 0;
+	const struct sm_rec *v = sm_recs(r->smap, c->agno, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sm_rec *x = &v[i];
+		struct im_chunk *ch;
+		unsigned bit;
+
+		if (!sm_is_data(x))
+			continue;
+		while (j < rl->n && (rl->v[j].cow ||
+		       (uint64_t)rl->v[j].agbno + rl->v[j].len <= x->agbno))
+			j++;
+		if (j == rl->n)
+			break;
+		if (rl->v[j].agbno >= (uint64_t)x->agbno + x->len)
+			continue;
+		ch = im_find(r->imap, x->owner, &bit);
+		if (!ch || ((ch->reflink >> bit) & 1) ||
+		    (__atomic_fetch_or(&ch->said, 1ull << bit,
+				       __ATOMIC_RELAXED) >> bit) & 1)
+			continue;
+		{
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+			a.obj.ino = x->owner;
+			rp_say(c->out, PR_RP_REFLINK_FLAG_MISSING, &a);
+		}
+	}
+}
+
 static void check_refcounts(struct p5ag *c)
 {
 	struct rp_ag *ag = &c->r->ags[c->agno];
@@ -210,6 +248,7 @@ static void check_refcounts(struct p5ag *c)
 	if (!sm_derive_refcounts(c->r->smap, c->agno, &obs)) {
 		sm_refc_normalize(&ag->disk_refcs);
 		sm_refc_diff(&obs, &ag->disk_refcs, refc_diff, c);
+		check_reflink_flags(c, &obs);
 	}
 	sm_refc_free(&obs);
 }

@@ -22,9 +22,22 @@ struct rp_report rp;
 static const char *const templates[PR_NCODES] = {
 #define MSG(code, tmpl) [PR_##code] = tmpl,
 #define MSGF(code, field, tmpl)
+#define QUIET(code)
 #include "messages.def"
 #undef MSG
 #undef MSGF
+#undef QUIET
+};
+
+/* Codes repair notes but does not hold against the filesystem. */
+static const bool quiet[PR_NCODES] = {
+#define MSG(code, tmpl)
+#define MSGF(code, field, tmpl)
+#define QUIET(code) [PR_##code] = true,
+#include "messages.def"
+#undef MSG
+#undef MSGF
+#undef QUIET
 };
 
 /* Templates that depend on the finding's field as well as its code. */
@@ -35,9 +48,11 @@ static const struct {
 } field_templates[] = {
 #define MSG(code, tmpl)
 #define MSGF(code, field, tmpl) { PR_##code, field, tmpl },
+#define QUIET(code)
 #include "messages.def"
 #undef MSG
 #undef MSGF
+#undef QUIET
 };
 
 const char *rp_template(enum fs_problem code, const char *field)
@@ -331,6 +346,10 @@ void rp_say(struct rp_out *o, enum fs_problem code, const struct rp_args *a)
 	char small[512], *p = small;
 	size_t n;
 
+	if ((unsigned)code < PR_NCODES && quiet[code]) {
+		log_code(code, a);
+		return;
+	}
 	if (problem_info(code)->sev != SEV_INFO) {
 		atomic_store(&rp.dirty, true);
 		atomic_fetch_add(&rp.nproblems, 1);

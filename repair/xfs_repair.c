@@ -132,6 +132,29 @@ static void set_cache_size(struct repair *r)
 	}
 }
 
+/* -vv: what the run held in memory, for tuning and benchmarks. */
+static void print_stats(struct repair *r)
+{
+	uint64_t inodes = 0, chunks = 0, recs = 0;
+
+	for (unsigned agno = 0; agno < r->imap->agcount; agno++) {
+		const struct im_ag *ag = &r->imap->ags[agno];
+		size_t n;
+
+		chunks += ag->n;
+		for (size_t k = 0; k < ag->n; k++)
+			inodes += (uint64_t)__builtin_popcountll(ag->v[k].used);
+		sm_recs(r->smap, agno, &n);
+		recs += n;
+	}
+	rp_log(NULL, "        - %llu inodes in use in %llu chunks, %llu directory entries\n",
+	       (unsigned long long)inodes, (unsigned long long)chunks,
+	       (unsigned long long)r->imap->edges.n);
+	rp_log(NULL, "        - space map: %llu records, %zu KiB; inode map %zu KiB\n",
+	       (unsigned long long)recs, sm_bytes(r->smap) >> 10,
+	       im_bytes(r->imap) >> 10);
+}
+
 int main(int argc, char **argv)
 {
 	struct repair r;
@@ -193,6 +216,8 @@ int main(int argc, char **argv)
 	}
 	prog_fini();
 
+	if (r.o.verbose > 1)
+		print_stats(&r);
 	rp_check_max_lsn(&r);
 	rp_log(NULL, "No modify flag set, skipping filesystem flush and exiting.\n");
 	if (r.o.verbose)

@@ -105,10 +105,10 @@ while IFS='|' read -r name image refrc expect cmds; do
 	fi
 	"$REF_REPAIR" -n "$img" > "$T/ref.out" 2>&1
 	rc_ref=$?
-	sum_before=$(cksum < "$img")
+	sum_before=$(rp_sum "$img")
 	XFSKIT_REPAIR_FINDINGS="$T/found" "$XK_REPAIR" -n "$img" > "$T/ours.out" 2>&1
 	rc_ours=$?
-	sum_after=$(cksum < "$img")
+	sum_after=$(rp_sum "$img")
 	why=""
 	[ "$rc_ref" = "$refrc" ] || why="$why reference exit $rc_ref, case says $refrc;"
 	[ "$rc_ours" = "$rc_ref" ] || why="$why our exit $rc_ours, reference $rc_ref;"

@@ -125,3 +125,33 @@ rp_ino() {
 	_base=$(_rp_base "$1") || return 1
 	awk -v p="$2" '$1 == p { print $2; f = 1 } END { exit !f }' "$_base.ino"
 }
+
+# rp_sum FILE: a checksum of what a sparse image holds -- the data
+# regions and where they are -- without reading its holes (images of
+# many TiB are mostly holes).
+rp_sum() {
+	python3 - "$1" <<'PYEOF'
+import hashlib, os, sys
+h = hashlib.sha256()
+fd = os.open(sys.argv[1], os.O_RDONLY)
+size = os.fstat(fd).st_size
+off = 0
+while off < size:
+    try:
+        d = os.lseek(fd, off, os.SEEK_DATA)
+    except OSError:
+        break
+    e = os.lseek(fd, d, os.SEEK_HOLE)
+    h.update(b"%d:%d;" % (d, e))
+    p = d
+    while p < e:
+        b = os.pread(fd, min(1 << 22, e - p), p)
+        if not b:
+            break
+        h.update(b)
+        p += len(b)
+    off = e
+h.update(b"size %d" % size)
+print(h.hexdigest())
+PYEOF
+}
