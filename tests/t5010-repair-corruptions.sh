@@ -70,6 +70,7 @@ while IFS='|' read -r name image refrc expect cmds; do
 	refrc=$(trim "$refrc")
 	expect=$(trim "$expect")
 	src=$(rp_image "$image") || { not_ok "$name: image $image"; continue; }
+	expect=$(expand "$image" "$expect") || { not_ok "$name: bad {ino:} in expect"; continue; }
 	img="$T/$name.img"
 	cp --sparse=always "$src" "$img"
 	# "!command" runs a shell command on $IMG instead of xfs_db
@@ -97,7 +98,7 @@ while IFS='|' read -r name image refrc expect cmds; do
 		continue
 	fi
 	[ $# -eq 0 ] || "$REF_DB" -x "$@" "$img" > "$T/db.out" 2>&1
-	if [ $# -gt 0 ] && grep -qiE 'write error|invalid|not found|no such|usage:|unknown' "$T/db.out"; then
+	if [ $# -gt 0 ] && grep -qiE 'write error|invalid|not found|no such|usage:|parsing error' "$T/db.out"; then
 		not_ok "$name: xfs_db could not damage the image"
 		diag "$(cat "$T/db.out")"
 		rm -f "$img"
