@@ -176,5 +176,7 @@ static int edge_cmp(const void *pa, const void *pb)
 
 void im_edges_sort(struct inomap *im)
 {
-	qsort(im->edges.v, im->edges.n, sizeof(*im->edges.v), edge_cmp);
+	if (im->edges.n > 1)
+		qsort(im->edges.v, im->edges.n, sizeof(*im->edges.v),
+		      edge_cmp);
 }

@@ -471,7 +471,8 @@ int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 		e[ne++] = (struct edge){ r->agbno, 1 };
 		e[ne++] = (struct edge){ (uint32_t)rec_end(r), -1 };
 	}
-	qsort(e, ne, sizeof(*e), edge_cmp);
+	if (ne > 1)
+		qsort(e, ne, sizeof(*e), edge_cmp);
 	for (size_t i = 0; i < ne;) {
 		uint32_t pos = e[i].pos;
 		uint32_t before = count;

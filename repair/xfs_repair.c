@@ -155,6 +155,23 @@ static void print_stats(struct repair *r)
 	       im_bytes(r->imap) >> 10);
 }
 
+/* Everything the phases built (the sanitizer build checks nothing leaks). */
+static void free_state(struct repair *r)
+{
+	if (r->ags) {
+		for (unsigned i = 0; i < r->fs->geo.agcount; i++) {
+			sm_list_free(&r->ags[i].disk_rmaps);
+			sm_refc_free(&r->ags[i].disk_refcs);
+		}
+		free(r->ags);
+	}
+	sm_destroy(r->smap);
+	im_destroy(r->imap);
+	r->ags = NULL;
+	r->smap = NULL;
+	r->imap = NULL;
+}
+
 int main(int argc, char **argv)
 {
 	struct repair r;
@@ -195,6 +212,7 @@ int main(int argc, char **argv)
 		 */
 		rp_log(NULL, "%s: repairing is not implemented yet; run with -n to check the filesystem.\n",
 		       rp_progname());
+		free_state(&r);
 		fs_close(r.fs);
 		return RP_EXIT_FOUND;
 	}
@@ -222,6 +240,7 @@ int main(int argc, char **argv)
 	rp_log(NULL, "No modify flag set, skipping filesystem flush and exiting.\n");
 	if (r.o.verbose)
 		prog_summary(true, r.bad_ino_btree);
+	free_state(&r);
 	fs_close(r.fs);
 	rp_report_fini();
 	return atomic_load(&rp.dirty) ? RP_EXIT_FOUND : RP_EXIT_CLEAN;

@@ -114,6 +114,8 @@ while IFS='|' read -r name image refrc expect cmds; do
 	[ "$rc_ref" = "$refrc" ] || why="$why reference exit $rc_ref, case says $refrc;"
 	[ "$rc_ours" = "$rc_ref" ] || why="$why our exit $rc_ours, reference $rc_ref;"
 	[ "$rc_ours" -lt 128 ] || why="$why we crashed (exit $rc_ours);"
+	! grep -qE 'runtime error|Sanitizer' "$T/ours.out" ||
+		why="$why the sanitizer complained;"
 	[ "$sum_before" = "$sum_after" ] || why="$why our -n changed the image;"
 	oldifs=$IFS
 	IFS=','
