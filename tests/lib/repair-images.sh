@@ -126,15 +126,19 @@ rp_ino() {
 	awk -v p="$2" '$1 == p { print $2; f = 1 } END { exit !f }' "$_base.ino"
 }
 
-# rp_sum FILE: a checksum of what a sparse image holds -- the data
-# regions and where they are -- without reading its holes (images of
-# many TiB are mostly holes).
+# rp_sum FILE: a checksum of what a sparse image holds, without reading
+# its holes (images of many TiB are mostly holes).  It hashes each
+# aligned 64 KiB piece of the data regions that is not all zeroes, with
+# its offset, so it does not depend on how the host filesystem happens
+# to allocate the file.
 rp_sum() {
 	python3 - "$1" <<'PYEOF'
 import hashlib, os, sys
+CH = 1 << 16
 h = hashlib.sha256()
 fd = os.open(sys.argv[1], os.O_RDONLY)
 size = os.fstat(fd).st_size
+zero = bytes(CH)
 off = 0
 while off < size:
     try:
@@ -142,15 +146,16 @@ while off < size:
     except OSError:
         break
     e = os.lseek(fd, d, os.SEEK_HOLE)
-    h.update(b"%d:%d;" % (d, e))
-    p = d
+    p = d - d % CH
     while p < e:
-        b = os.pread(fd, min(1 << 22, e - p), p)
+        b = os.pread(fd, CH, p)
         if not b:
             break
-        h.update(b)
-        p += len(b)
-    off = e
+        if b != zero[:len(b)]:
+            h.update(b"%d;" % p)
+            h.update(b)
+        p += CH
+    off = max(e, p)
 h.update(b"size %d" % size)
 print(h.hexdigest())
 PYEOF
