@@ -34,8 +34,19 @@ struct bcache {
 	atomic_uint_fast64_t	hits, misses, evictions, writes;
 	pthread_mutex_t		lru_lock;
 	struct fs_buf		*lru_head, *lru_tail;	/* clock order */
-	atomic_bool		evicting;
 };
+
+/*
+ * Is [daddr, daddr + len) on the device?  Checked before any shift: a
+ * hostile daddr of 2^55 or more would wrap to the start of the device.
+ */
+static bool dev_range_ok(const struct fs_dev *dev, xfs_daddr_t daddr,
+			 uint64_t len)
+{
+	if (daddr > (dev->size >> BBSHIFT))
+		return false;
+	return len <= dev->size - ((uint64_t)daddr << BBSHIFT);
+}
 
 static uint64_t key_hash(xfs_daddr_t daddr, uint32_t len)
 {
@@ -176,68 +187,77 @@ static bool buf_tryget(struct fs_buf *bp)
 }
 
 /*
- * Evict unheld buffers until the cache is under 7/8 of its limit.  One
- * thread evicts at a time; the others go on (the cache may overshoot a
- * little).  When force is set, every unheld buffer goes.
+ * Evict unheld buffers until the cache is under 7/8 of its limit; when
+ * force is set, every unheld buffer goes.  Shrinkers queue on the LRU
+ * lock rather than skip when another is at work: a skipped shrink is an
+ * overshoot that nothing corrects once the working set is cached.
  */
 static int bcache_shrink(struct bcache *bc, bool force)
 {
 	uint64_t target = force ? 0 : bc->max_bytes - bc->max_bytes / 8;
-	bool expected = false;
 	struct fs_buf *bp, *next;
 	size_t budget;
 	int err = 0;
 
-	if (!atomic_compare_exchange_strong(&bc->evicting, &expected, true))
-		return 0;
 	pthread_mutex_lock(&bc->lru_lock);
-	/* two sweeps: the first clears clock bits, the second evicts */
-	budget = 0;
-	for (bp = bc->lru_head; bp; bp = bp->lru_next)
-		budget++;
-	budget *= 2;
-	bp = bc->lru_head;
-	while (bp && budget-- && atomic_load(&bc->bytes) > target) {
-		struct buf_node *bn = bp->priv;
-		int one = 1;
+	if (atomic_load(&bc->bytes) <= (force ? 0 : bc->max_bytes)) {
+		/* someone else shrank it while we waited */
+		pthread_mutex_unlock(&bc->lru_lock);
+		return 0;
+	}
+	/*
+	 * First one clock sweep, giving recently used buffers a second
+	 * chance; then, if that freed too little (other threads keep
+	 * touching everything), a sweep that ignores the clock bits, so the
+	 * cache always gets back under its limit when it can.
+	 */
+	for (int sweep = force ? 1 : 0; sweep < 2 && !err; sweep++) {
+		budget = 0;
+		for (bp = bc->lru_head; bp; bp = bp->lru_next)
+			budget++;
+		bp = bc->lru_head;
+		while (bp && budget-- && atomic_load(&bc->bytes) > target) {
+			struct buf_node *bn = bp->priv;
+			int one = 1;
 
-		next = bp->lru_next;
-		if (!force && atomic_exchange(&bp->referenced, false)) {
-			/* recently used: give it another round */
-			lru_unlink(bc, bp);
-			lru_append(bc, bp);
-			if (!next)
-				next = bc->lru_head;
-			bp = next;
-			continue;
-		}
-		if (atomic_load(&bp->ref) != 1) {
-			bp = next ? next : (force ? NULL : bc->lru_head);
-			continue;
-		}
-		if (atomic_load(&bp->flags) & BUF_DIRTY) {
-			int e;
-
-			pthread_mutex_lock(&bp->lock);
-			e = buf_write_locked(bc, bp);
-			pthread_mutex_unlock(&bp->lock);
-			if (e) {
-				err = e;
+			next = bp->lru_next;
+			if (sweep == 0 &&
+			    atomic_exchange(&bp->referenced, false)) {
+				/* recently used: give it another round */
+				lru_unlink(bc, bp);
+				lru_append(bc, bp);
+				bp = next ? next : bc->lru_head;
+				continue;
+			}
+			if (atomic_load(&bp->ref) != 1) {
 				bp = next;
 				continue;
 			}
+			if (atomic_load(&bp->flags) & BUF_DIRTY) {
+				int e;
+
+				pthread_mutex_lock(&bp->lock);
+				e = buf_write_locked(bc, bp);
+				pthread_mutex_unlock(&bp->lock);
+				if (e) {
+					err = e;
+					bp = next;
+					continue;
+				}
+			}
+			if (atomic_compare_exchange_strong(&bp->ref, &one, 0)) {
+				lru_unlink(bc, bp);
+				cds_lfht_del(bc->ht, &bn->hnode);
+				atomic_fetch_sub(&bc->bytes, bp->len);
+				atomic_fetch_add(&bc->evictions, 1);
+				call_rcu(&bn->rcu, buf_free_rcu);
+			}
+			bp = next;
 		}
-		if (atomic_compare_exchange_strong(&bp->ref, &one, 0)) {
-			lru_unlink(bc, bp);
-			cds_lfht_del(bc->ht, &bn->hnode);
-			atomic_fetch_sub(&bc->bytes, bp->len);
-			atomic_fetch_add(&bc->evictions, 1);
-			call_rcu(&bn->rcu, buf_free_rcu);
-		}
-		bp = next ? next : (force ? NULL : bc->lru_head);
+		if (atomic_load(&bc->bytes) <= target)
+			break;
 	}
 	pthread_mutex_unlock(&bc->lru_lock);
-	atomic_store(&bc->evicting, false);
 	return err;
 }
 
@@ -380,8 +400,14 @@ int bcache_read_segs(struct bcache *bc, const struct buf_seg *segs,
 	*bpp = NULL;
 	if (!nsegs)
 		return -EINVAL;
-	for (unsigned i = 0; i < nsegs; i++)
+	for (unsigned i = 0; i < nsegs; i++) {
+		if (!dev_range_ok(bc->dev, segs[i].daddr, segs[i].len)) {
+			report_read_error(fl, -EIO, segs[i].daddr, segs[i].len,
+					  bc->dev->size);
+			return -EIO;
+		}
 		total += segs[i].len;
+	}
 	if (total > (1u << 30))
 		return -EFBIG;
 	bp = calloc(1, sizeof(*bp));
@@ -430,6 +456,10 @@ int bcache_read(struct bcache *bc, xfs_daddr_t daddr, uint32_t len,
 	int err;
 
 	*bpp = NULL;
+	if (!dev_range_ok(bc->dev, daddr, len)) {
+		report_read_error(fl, -EIO, daddr, len, bc->dev->size);
+		return -EIO;
+	}
 	err = bcache_lookup(bc, daddr, len, &bp);
 	if (err)
 		return err;
@@ -458,6 +488,8 @@ int bcache_get(struct bcache *bc, xfs_daddr_t daddr, uint32_t len,
 	int err;
 
 	*bpp = NULL;
+	if (!dev_range_ok(bc->dev, daddr, len))
+		return -ENOSPC;
 	err = bcache_lookup(bc, daddr, len, &bp);
 	if (err)
 		return err;
@@ -547,7 +579,8 @@ int bcache_flush(struct bcache *bc)
 		dirty[n++] = bp;
 	}
 	pthread_mutex_unlock(&bc->lru_lock);
-	qsort(dirty, n, sizeof(*dirty), cmp_daddr);
+	if (n)
+		qsort(dirty, n, sizeof(*dirty), cmp_daddr);
 	for (size_t i = 0; i < n; i++) {
 		bp = dirty[i];
 		pthread_mutex_lock(&bp->lock);
@@ -568,12 +601,7 @@ int bcache_flush(struct bcache *bc)
 
 int bcache_purge(struct bcache *bc)
 {
-	int err;
-
-	while (atomic_load(&bc->evicting))
-		;
-	err = bcache_shrink(bc, true);
-	return err;
+	return bcache_shrink(bc, true);
 }
 
 void bcache_get_stats(struct bcache *bc, struct bcache_stats *st)

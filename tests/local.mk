@@ -4,7 +4,7 @@
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 UNIT_LIBS = $(LIBFS_LIBS) $(CHECK_LIBS)
 
-check_PROGRAMS += tests/unit/test_crc32c tests/unit/test_geom
+check_PROGRAMS += tests/unit/test_crc32c tests/unit/test_geom tests/unit/test_bcache
 tests_unit_test_crc32c_SOURCES = tests/unit/test_crc32c.c
 tests_unit_test_crc32c_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_crc32c_LDADD = $(UNIT_LIBS)
@@ -12,7 +12,11 @@ tests_unit_test_geom_SOURCES = tests/unit/test_geom.c
 tests_unit_test_geom_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_geom_LDADD = $(UNIT_LIBS)
 
-TESTS += tests/unit/test_crc32c tests/unit/test_geom
+tests_unit_test_bcache_SOURCES = tests/unit/test_bcache.c
+tests_unit_test_bcache_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_bcache_LDADD = $(UNIT_LIBS)
+
+TESTS += tests/unit/test_crc32c tests/unit/test_geom tests/unit/test_bcache
 
 # walkfs: walk and verify a whole filesystem through libfs.
 noinst_PROGRAMS += tests/tools/walkfs
@@ -22,7 +26,8 @@ tests_tools_walkfs_SOURCES = tests/tools/walkfs.c tests/tools/walkfs.h \
 tests_tools_walkfs_LDADD = $(LIBFS_LIBS)
 
 SHELL_TESTS = \
-	tests/t0001-walkfs-refuses-non-xfs.sh
+	tests/t0001-walkfs-refuses-non-xfs.sh \
+	tests/t0900-walkfs-corpus.sh
 
 TESTS += $(SHELL_TESTS)
 EXTRA_DIST += $(SHELL_TESTS) tests/lib/test-lib.sh

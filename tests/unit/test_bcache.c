@@ -1,0 +1,283 @@
+/*
+ * The device layer and the buffer cache: a read-only device cannot be
+ * written through any path; reads past the end fail with a finding;
+ * cached reads see the device's bytes; verifiers run once per buffer and
+ * flag corruption; dirty buffers reach the disk on flush with their CRC
+ * set; discontiguous buffers assemble their pieces; and many threads
+ * reading and evicting through a small cache all see correct data.
+ */
+#include "config.h"
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "bcache.h"
+#include "format/crc32c.h"
+
+#define NBLK	256
+#define BLK	4096
+
+static char path[64];
+
+/* An image whose block i starts with the 32-bit value i. */
+static void make_image(void)
+{
+	uint8_t buf[BLK];
+	int fd;
+
+	strcpy(path, "/tmp/test_bcache.XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	for (uint32_t i = 0; i < NBLK; i++) {
+		memset(buf, (int)(i & 0xff), sizeof(buf));
+		store_be32(buf, i);
+		ck_assert_int_eq(pwrite(fd, buf, BLK, (off_t)i * BLK), BLK);
+	}
+	close(fd);
+}
+
+static int verify_calls;
+
+/* A toy verifier: the block must start with its own block number. */
+static void toy_verify(void *ctx, struct fs_buf *bp, struct fs_findings *fl)
+{
+	struct fs_objref o = OBJREF_INIT(OBJ_NONE);
+
+	(void)ctx;
+	__atomic_add_fetch(&verify_calls, 1, __ATOMIC_RELAXED);
+	o.daddr = bp->daddr;
+	if (load_be32(bp->data) != bp->daddr / (BLK / 512))
+		fs_report_val(fl, PR_DEV_IO_ERROR, &o, "self",
+			      bp->daddr / (BLK / 512), load_be32(bp->data));
+}
+
+static const struct buf_ops toy_ops = {
+	.name = "toy",
+	.verify = toy_verify,
+	.crc_off = 8,
+};
+
+START_TEST(readonly_cannot_write)
+{
+	struct fs_dev *dev;
+	struct bcache *bc;
+	struct fs_buf *bp;
+	uint8_t blk[BLK];
+
+	make_image();
+	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
+	ck_assert_uint_eq(dev->size, (uint64_t)NBLK * BLK);
+	ck_assert_int_eq(dev_pwrite(dev, blk, BLK, 0), -EROFS);
+	ck_assert_int_eq(dev_discard(dev, 0, BLK), -EROFS);
+	ck_assert_int_eq(dev_set_file_size(dev, 1), -EROFS);
+	ck_assert_int_eq(bcache_create(dev, 0, NULL, &bc), 0);
+	ck_assert_int_eq(bcache_read(bc, 8, BLK, NULL, NULL, &bp), 0);
+	ck_assert_uint_eq(load_be32(bp->data), 1);
+	ck_assert_int_eq(buf_mark_dirty(bp), -EROFS);
+	ck_assert_int_eq(buf_write(bp), -EROFS);
+	buf_release(bp);
+	ck_assert_int_eq(bcache_flush(bc), 0);
+	bcache_destroy(bc);
+	ck_assert_uint_eq(dev->nwrites, 0);
+	dev_close(dev);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(read_past_end)
+{
+	struct fs_dev *dev;
+	struct bcache *bc;
+	struct fs_buf *bp;
+	struct fs_findings fl;
+
+	make_image();
+	findings_init(&fl);
+	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
+	ck_assert_int_eq(bcache_create(dev, 0, NULL, &bc), 0);
+	/* the last block reads; one sector further does not */
+	ck_assert_int_eq(bcache_read(bc, (NBLK - 1) * 8, BLK, NULL, &fl, &bp), 0);
+	buf_release(bp);
+	ck_assert_int_eq(bcache_read(bc, (NBLK - 1) * 8 + 1, BLK, NULL, &fl, &bp),
+			 -EIO);
+	ck_assert_ptr_null(bp);
+	ck_assert(findings_has(&fl, PR_DEV_SHORT_READ));
+	/* a huge address must not wrap around */
+	ck_assert_int_lt(bcache_read(bc, (xfs_daddr_t)1 << 60, BLK, NULL, &fl,
+				     &bp), 0);
+	findings_free(&fl);
+	bcache_destroy(bc);
+	dev_close(dev);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(verify_once_and_flag)
+{
+	struct fs_dev *dev;
+	struct bcache *bc;
+	struct fs_buf *bp;
+	struct fs_findings fl;
+	int fd;
+
+	make_image();
+	/* damage block 5's self number */
+	fd = open(path, O_WRONLY);
+	ck_assert_int_eq(pwrite(fd, "\0\0\0\x63", 4, 5 * BLK), 4);
+	close(fd);
+	findings_init(&fl);
+	verify_calls = 0;
+	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
+	ck_assert_int_eq(bcache_create(dev, 0, NULL, &bc), 0);
+	ck_assert_int_eq(bcache_read(bc, 4 * 8, BLK, &toy_ops, &fl, &bp), 0);
+	ck_assert(!buf_corrupt(bp));
+	buf_release(bp);
+	ck_assert_int_eq(bcache_read(bc, 4 * 8, BLK, &toy_ops, &fl, &bp), 0);
+	buf_release(bp);
+	ck_assert_int_eq(verify_calls, 1);
+	ck_assert_uint_eq(fl.n, 0);
+	ck_assert_int_eq(bcache_read(bc, 5 * 8, BLK, &toy_ops, &fl, &bp), 0);
+	ck_assert(buf_corrupt(bp));	/* returned anyway, flagged */
+	ck_assert_uint_eq(fl.n, 1);
+	buf_release(bp);
+	findings_free(&fl);
+	bcache_destroy(bc);
+	dev_close(dev);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(flush_writes_with_crc)
+{
+	struct fs_dev *dev;
+	struct bcache *bc;
+	struct fs_buf *bp;
+	uint8_t blk[BLK];
+	int fd;
+
+	make_image();
+	ck_assert_int_eq(dev_open(path, 0, &dev), 0);
+	ck_assert_int_eq(bcache_create(dev, 0, NULL, &bc), 0);
+	ck_assert_int_eq(bcache_get(bc, 3 * 8, BLK, &toy_ops, &bp), 0);
+	store_be32(bp->data + 100, 0xfeedface);
+	ck_assert_int_eq(buf_mark_dirty(bp), 0);
+	buf_release(bp);
+	ck_assert_int_eq(bcache_flush(bc), 0);
+	bcache_destroy(bc);
+	dev_close(dev);
+	fd = open(path, O_RDONLY);
+	ck_assert_int_eq(pread(fd, blk, BLK, 3 * BLK), BLK);
+	close(fd);
+	ck_assert_uint_eq(load_be32(blk + 100), 0xfeedface);
+	ck_assert(xfs_cksum_verify(blk, BLK, 8));
+	unlink(path);
+}
+END_TEST
+
+START_TEST(discontiguous_pieces)
+{
+	struct fs_dev *dev;
+	struct bcache *bc;
+	struct fs_buf *bp;
+	struct buf_seg segs[3] = {
+		{ 9 * 8, BLK }, { 2 * 8, BLK }, { 100 * 8, 2 * BLK },
+	};
+
+	make_image();
+	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
+	ck_assert_int_eq(bcache_create(dev, 0, NULL, &bc), 0);
+	ck_assert_int_eq(bcache_read_segs(bc, segs, 3, NULL, NULL, &bp), 0);
+	ck_assert_uint_eq(bp->len, 4 * BLK);
+	ck_assert_uint_eq(load_be32(bp->data), 9);
+	ck_assert_uint_eq(load_be32(bp->data + BLK), 2);
+	ck_assert_uint_eq(load_be32(bp->data + 2 * BLK), 100);
+	ck_assert_uint_eq(load_be32(bp->data + 3 * BLK), 101);
+	buf_release(bp);
+	bcache_destroy(bc);
+	dev_close(dev);
+	unlink(path);
+}
+END_TEST
+
+struct worker {
+	struct bcache	*bc;
+	unsigned	seed;
+	int		errors;
+};
+
+static void *reader(void *arg)
+{
+	struct worker *w = arg;
+
+	for (int i = 0; i < 20000; i++) {
+		uint32_t blk = rand_r(&w->seed) % NBLK;
+		struct fs_buf *bp;
+
+		if (bcache_read(w->bc, (xfs_daddr_t)blk * 8, BLK, NULL, NULL, &bp)) {
+			w->errors++;
+			continue;
+		}
+		if (load_be32(bp->data) != blk || bp->data[BLK - 1] != (blk & 0xff))
+			w->errors++;
+		buf_release(bp);
+	}
+	return NULL;
+}
+
+START_TEST(threads_share_a_small_cache)
+{
+	struct fs_dev *dev;
+	struct bcache *bc;
+	struct bcache_stats st;
+	pthread_t t[4];
+	struct worker w[4];
+
+	make_image();
+	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
+	/* room for 16 of 256 blocks: constant eviction */
+	ck_assert_int_eq(bcache_create(dev, 16 * BLK, NULL, &bc), 0);
+	for (int i = 0; i < 4; i++) {
+		w[i] = (struct worker){ bc, 1234u + i, 0 };
+		pthread_create(&t[i], NULL, reader, &w[i]);
+	}
+	for (int i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		ck_assert_int_eq(w[i].errors, 0);
+	}
+	bcache_get_stats(bc, &st);
+	ck_assert_uint_gt(st.evictions, 0);
+	/* within the limit plus what the four threads held at the end */
+	ck_assert_uint_le(st.bytes, 20 * BLK);
+	ck_assert_int_eq(bcache_purge(bc), 0);
+	bcache_get_stats(bc, &st);
+	ck_assert_uint_eq(st.bytes, 0);
+	bcache_destroy(bc);
+	dev_close(dev);
+	unlink(path);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("bcache");
+	TCase *tc = tcase_create("core");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, readonly_cannot_write);
+	tcase_add_test(tc, read_past_end);
+	tcase_add_test(tc, verify_once_and_flag);
+	tcase_add_test(tc, flush_writes_with_crc);
+	tcase_add_test(tc, discontiguous_pieces);
+	tcase_add_test(tc, threads_share_a_small_cache);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
