@@ -5,6 +5,9 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup-deps.sh" --tests || exit 1
 jobs=$(nproc)
 status=0
+# Both builds test against the same reference-made corpus: build it once.
+: "${CORPUS_CACHE:=$top/build/tests/corpus-cache}"
+export CORPUS_CACHE
 for variant in build build-asan; do
 	args=""
 	[ "$variant" = build-asan ] && args="--enable-sanitizers"
