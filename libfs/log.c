@@ -87,6 +87,23 @@ int log_init_mem(struct fs_log *log, const void *buf, uint64_t len_bytes,
 	return 0;
 }
 
+int log_region(struct fs *fs, struct fs_dev **devp, uint64_t *startp,
+	       uint64_t *lenp)
+{
+	if (!fs->sb_ok)
+		return -EUCLEAN;
+	*lenp = (uint64_t)fs->sb.logblocks << fs->geo.blocklog;
+	if (fs->geo.log_internal) {
+		*devp = fs->dev;
+		*startp = (uint64_t)fsb_to_daddr(&fs->geo, fs->sb.logstart)
+			  << BBSHIFT;
+		return 0;
+	}
+	*devp = fs->logdev;
+	*startp = 0;
+	return *devp ? 0 : -ENODEV;
+}
+
 int log_init_fs(struct fs_log *log, struct fs *fs, struct fs_findings *fl)
 {
 	uint64_t start, len;
@@ -94,19 +111,9 @@ int log_init_fs(struct fs_log *log, struct fs *fs, struct fs_findings *fl)
 	int err;
 
 	memset(log, 0, sizeof(*log));
-	if (!fs->sb_ok)
-		return -EUCLEAN;
-	len = (uint64_t)fs->sb.logblocks << fs->geo.blocklog;
-	if (fs->geo.log_internal) {
-		dev = fs->dev;
-		start = (uint64_t)fsb_to_daddr(&fs->geo, fs->sb.logstart)
-			<< BBSHIFT;
-	} else {
-		dev = fs->logdev;
-		start = 0;
-		if (!dev)
-			return -ENODEV;
-	}
+	err = log_region(fs, &dev, &start, &len);
+	if (err)
+		return err;
 	err = log_init_dev(log, dev, start, len, &fs->sb.uuid,
 			   fs->sb.logsunit);
 	if (err == -ENOSPC) {

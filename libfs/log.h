@@ -82,6 +82,14 @@ int log_init_mem(struct fs_log *log, const void *buf, uint64_t len_bytes,
  */
 int log_init_fs(struct fs_log *log, struct fs *fs, struct fs_findings *fl);
 
+/*
+ * Where a filesystem's log is: the data device at sb_logstart for an
+ * internal log, else fs->logdev from byte 0.  -EUCLEAN without a verified
+ * superblock, -ENODEV for an external log nobody opened.
+ */
+int log_region(struct fs *fs, struct fs_dev **devp, uint64_t *startp,
+	       uint64_t *lenp);
+
 /* ------------------------------------------------------------------ */
 /* Head, tail, state                                                   */
 /* ------------------------------------------------------------------ */

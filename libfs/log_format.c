@@ -362,20 +362,10 @@ int log_format_fs(struct fs *fs, uint32_t cycle, unsigned flags)
 {
 	uint64_t start, len;
 	struct fs_dev *dev;
+	int err = log_region(fs, &dev, &start, &len);
 
-	if (!fs->sb_ok)
-		return -EUCLEAN;
-	len = (uint64_t)fs->sb.logblocks << fs->geo.blocklog;
-	if (fs->geo.log_internal) {
-		dev = fs->dev;
-		start = (uint64_t)fsb_to_daddr(&fs->geo, fs->sb.logstart)
-			<< BBSHIFT;
-	} else {
-		dev = fs->logdev;
-		start = 0;
-		if (!dev)
-			return -ENODEV;
-	}
+	if (err)
+		return err;
 	return log_format(dev, start, len, &fs->sb.uuid, fs->sb.logsunit,
 			  cycle, flags);
 }
