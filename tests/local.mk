@@ -30,7 +30,7 @@ SHELL_TESTS = \
 	tests/t0900-walkfs-corpus.sh
 
 TESTS += $(SHELL_TESTS)
-EXTRA_DIST += $(SHELL_TESTS) tests/lib/test-lib.sh
+EXTRA_DIST += $(SHELL_TESTS) tests/lib/test-lib.sh tests/unit/unit.h
 
 # Each area adds its tests in its own fragment.
 include tests/ag.mk

@@ -9,7 +9,7 @@
  * what was set.
  */
 #include "config.h"
-#include <check.h>
+#include "unit.h"
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
@@ -1007,31 +1007,9 @@ struct fixture {
 	size_t		len;
 };
 
-static const char *fixture_path(const char *file)
-{
-	const char *src = getenv("top_srcdir");
-	static char path[4096];
-
-	snprintf(path, sizeof(path), "%s/tests/data/attr/%s",
-		 src ? src : "..", file);
-	return path;
-}
-
 static uint8_t *slurp(const char *file, size_t *len)
 {
-	FILE *f = fopen(fixture_path(file), "rb");
-	uint8_t *d;
-	long n;
-
-	ck_assert_msg(f != NULL, "cannot open %s", fixture_path(file));
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	d = malloc((size_t)n);
-	ck_assert_uint_eq(fread(d, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return d;
+	return unit_fixture("attr", file, len);
 }
 
 /* The geometry of a fixture image, from its superblock. */
@@ -1053,7 +1031,7 @@ static struct fs_geom fixture_geo(const char *img)
 
 static void fixture_load(const char *name, struct fixture *fx)
 {
-	FILE *f = fopen(fixture_path("MANIFEST"), "r");
+	FILE *f = fopen(unit_fixture_path("attr", "MANIFEST"), "r");
 	char line[256], file[80], nm[64], img[64];
 	unsigned long long ino, dablk, daddr;
 
@@ -1287,8 +1265,6 @@ int main(void)
 {
 	Suite *s = suite_create("attr");
 	TCase *tc = tcase_create("blocks");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, sf_sound);
@@ -1308,9 +1284,5 @@ int main(void)
 	tcase_add_test(tc, ref_remote_blocks);
 	tcase_add_test(tc, ref_node_leaves);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -7,7 +7,7 @@
  * reading and evicting through a small cache all see correct data.
  */
 #include "config.h"
-#include <check.h>
+#include "unit.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -264,8 +264,6 @@ int main(void)
 {
 	Suite *s = suite_create("bcache");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, readonly_cannot_write);
@@ -275,9 +273,5 @@ int main(void)
 	tcase_add_test(tc, discontiguous_pieces);
 	tcase_add_test(tc, threads_share_a_small_cache);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

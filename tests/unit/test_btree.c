@@ -12,7 +12,7 @@
  * AG trees and the AG header verifiers.
  */
 #include "config.h"
-#include <check.h>
+#include "unit.h"
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -1669,8 +1669,6 @@ int main(void)
 {
 	Suite *s = suite_create("btree");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, capacities);
@@ -1713,9 +1711,5 @@ int main(void)
 	tcase_add_test(tc, agi_verifier);
 	tcase_add_test(tc, agfl_verifier);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

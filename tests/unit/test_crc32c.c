@@ -5,7 +5,7 @@
  * (CRC field taken as zero, stored little-endian).
  */
 #include "config.h"
-#include <check.h>
+#include "unit.h"
 #include <stdlib.h>
 #include <string.h>
 #include "format/crc32c.h"
@@ -86,17 +86,11 @@ int main(void)
 {
 	Suite *s = suite_create("crc32c");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, known_vectors);
 	tcase_add_test(tc, portable_matches_hw);
 	tcase_add_test(tc, portable_known_vector);
 	tcase_add_test(tc, metadata_checksum);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

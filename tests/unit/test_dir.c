@@ -9,7 +9,7 @@
  * outside the block (run under ASan) whatever they find.
  */
 #include "config.h"
-#include <check.h>
+#include "unit.h"
 #include <stdlib.h>
 #include "dabtree.h"
 #include "dir.h"
@@ -1233,31 +1233,9 @@ struct fixture {
 	size_t		len;
 };
 
-static char *fixture_path(const char *file)
-{
-	const char *src = getenv("top_srcdir");
-	static char path[4096];
-
-	snprintf(path, sizeof(path), "%s/tests/data/dir/%s", src ? src : "..",
-		 file);
-	return path;
-}
-
 static uint8_t *slurp(const char *file, size_t *len)
 {
-	FILE *f = fopen(fixture_path(file), "rb");
-	uint8_t *d;
-	long n;
-
-	ck_assert_msg(f != NULL, "cannot open %s", fixture_path(file));
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	d = malloc((size_t)n);
-	ck_assert_uint_eq(fread(d, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
-	*len = (size_t)n;
-	return d;
+	return unit_fixture("dir", file, len);
 }
 
 /* The geometry of a fixture image, from its superblock. */
@@ -1274,7 +1252,7 @@ static void fixture_geo(const char *sbfile)
 
 static void fixture_load(const char *name, struct fixture *fx)
 {
-	FILE *f = fopen(fixture_path("MANIFEST"), "r");
+	FILE *f = fopen(unit_fixture_path("dir", "MANIFEST"), "r");
 	char line[256], file[80];
 	unsigned long long ino, dablk, daddr;
 	char img[64];
@@ -1580,8 +1558,6 @@ int main(void)
 {
 	Suite *s = suite_create("dir");
 	TCase *tc = tcase_create("blocks");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 120);
@@ -1617,9 +1593,5 @@ int main(void)
 	tcase_add_test(tc, fuzz_blocks);
 	tcase_add_test(tc, fuzz_sf);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -4,7 +4,7 @@
  * 512 to 2048 bytes, and the validity checks on numbers read from disk.
  */
 #include "config.h"
-#include <check.h>
+#include "unit.h"
 #include <stdlib.h>
 #include "geom.h"
 
@@ -167,17 +167,11 @@ int main(void)
 {
 	Suite *s = suite_create("geom");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, odd_ag_last_block);
 	tcase_add_test(tc, block_and_inode_sizes);
 	tcase_add_test(tc, inode_clusters);
 	tcase_add_test(tc, one_ag);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -5,7 +5,7 @@
  * flags2 against features).
  */
 #include "config.h"
-#include <check.h>
+#include "unit.h"
 #include <stdlib.h>
 #include <string.h>
 #include "format/crc32c.h"
@@ -243,8 +243,6 @@ int main(void)
 {
 	Suite *s = suite_create("inode");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, clean_inode);
 	tcase_add_test(tc, bigtime_and_legacy_times);
@@ -252,9 +250,5 @@ int main(void)
 	tcase_add_test(tc, damaged_fields);
 	tcase_add_test(tc, fork_layout);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -8,7 +8,7 @@
  * random damage that must never crash or read outside the log.
  */
 #include "config.h"
-#include <check.h>
+#include "unit.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -885,8 +885,6 @@ int main(void)
 {
 	Suite *s = suite_create("log");
 	TCase *tc = tcase_create("format");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, format_cycle1_plain);
 	tcase_add_test(tc, format_sunit_64k);
@@ -914,9 +912,5 @@ int main(void)
 	tcase_add_test(tc, read_hostile);
 	tcase_add_test(tc, read_tiny_and_noise);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }
