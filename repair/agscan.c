@@ -69,6 +69,25 @@ static int free_rec(struct btree_walk *w, const void *rec, void *priv)
 	return 0;
 }
 
+/*
+ * The cntbt's records are free space too (a block either tree lists is
+ * not "unknown"; the trees' disagreement is ag_check's finding), and it is
+ * from them that the reference counts the AG's free blocks.
+ */
+static int cnt_rec(struct btree_walk *w, const void *rec, void *priv)
+{
+	const struct xfs_alloc_rec *a = rec;
+	struct scan *s = priv;
+	struct rp_ag *ag = &s->r->ags[s->agno];
+	uint32_t len = get_be32(a->ar_blockcount);
+
+	free_rec(w, rec, priv);
+	ag->cnt_free += len;
+	if (len > ag->cnt_longest)
+		ag->cnt_longest = len;
+	return 0;
+}
+
 static int rmap_rec(struct btree_walk *w, const void *rec, void *priv)
 {
 	const struct xfs_rmap_rec *m = rec;
@@ -162,6 +181,9 @@ static void walk(struct scan *s, const struct btree_root *root,
 	s->owner = owner;
 	if (btree_walk(s->r->fs, root, rec_fn, tree_block, s, NULL, &st) == 0)
 		*walked = true;
+	/* a root the walk could not use is still the tree's block */
+	if (!st.nblocks)
+		claim(s, root->root, 1, owner, 0);
 }
 
 void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
@@ -188,7 +210,7 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 		agf_btree_root(&agf, agno, BT_BNO, &root);
 		walk(&s, &root, XFS_RMAP_OWN_AG, free_rec, &ag->bno_walked);
 		agf_btree_root(&agf, agno, BT_CNT, &root);
-		walk(&s, &root, XFS_RMAP_OWN_AG, NULL, &dummy);
+		walk(&s, &root, XFS_RMAP_OWN_AG, cnt_rec, &ag->cnt_walked);
 		if (g->has_rmapbt) {
 			agf_btree_root(&agf, agno, BT_RMAP, &root);
 			walk(&s, &root, XFS_RMAP_OWN_AG, rmap_rec,

@@ -30,6 +30,8 @@ struct im_chunk {
 	uint64_t	reached;	/* reached from the root (phase 6) */
 	uint64_t	cleared;	/* too damaged: would be cleared */
 	uint64_t	reflink;	/* has the reflink flag */
+	uint64_t	rebuild;	/* directory the reference would rebuild */
+	uint64_t	suspect;	/* fork claims others' blocks (phase 4) */
 	uint64_t	said;		/* reported once (atomic OR) */
 	uint32_t	nlink[64];	/* on disk */
 	uint32_t	counted[64];	/* links found (phase 6) */

@@ -20,7 +20,10 @@ repair_xfs_repair_SOURCES = \
 	repair/phase2.c \
 	repair/agscan.c \
 	repair/logcheck.c \
+	repair/phase3.h \
 	repair/phase3.c \
+	repair/discover.c \
+	repair/rt.c \
 	repair/inomap.h \
 	repair/inomap.c \
 	repair/phase4.c \

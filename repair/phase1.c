@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "opts.h"
 #include "repair.h"
 #include "sbcheck.h"
 
@@ -450,11 +451,19 @@ int phase1(struct repair *r)
 		rp_fatal(r, "cannot open %s: %s\n", r->o.device, strerror(-err));
 	fs_set_sb(r->fs, &sb);
 	r->fs->sb_ok = true;
-	rp_note_lsn(sb.lsn);
+	/* the superblock's LSN is the log's to set: not held against it */
 	if (r->o.logdev) {
 		err = dev_open(r->o.logdev, DEV_RDONLY, &r->fs->logdev);
 		if (err)
 			rp_fatal(r, "%s: %s\n", r->o.logdev, strerror(-err));
+	}
+	if (sb.rblocks && !r->o.rtdev) {
+		/* the reference's words when it cannot open the rt section */
+		fprintf(stderr, "%s: filesystem has a realtime subvolume\n"
+			"%s: realtime device init failed\n"
+			"%s: cannot repair this filesystem.  Sorry.\n",
+			rp_progname(), rp_progname(), rp_progname());
+		exit(RP_EXIT_FOUND);
 	}
 	if (r->o.rtdev) {
 		err = dev_open(r->o.rtdev, DEV_RDONLY, &r->fs->rtdev);

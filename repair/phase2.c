@@ -184,6 +184,130 @@ static bool agi_header_code(enum fs_problem c)
 	       c == PR_AGI_BAD_UUID;
 }
 
+struct fsrun {
+	uint64_t	pos;
+	int		delta;		/* +-1 */
+	int		side;		/* 0: bnobt only, 1: cntbt only */
+};
+
+static int fsrun_cmp(const void *pa, const void *pb)
+{
+	const struct fsrun *a = pa, *b = pb;
+
+	if (a->pos != b->pos)
+		return a->pos < b->pos ? -1 : 1;
+	return a->delta - b->delta;	/* ends before starts */
+}
+
+/*
+ * The free extents only one of the free space btrees lists, as the
+ * reference says them: the blocks one tree says are free that the other
+ * does not, in maximal runs.  (ag_check gives the extents of each tree
+ * that the other lacks; an extent one tree splits differently shares
+ * blocks with one of the other's and is not reported for those.)
+ */
+static void report_free_runs(struct rp_out *o, xfs_agnumber_t agno,
+			     const struct fsrun *v, size_t n)
+{
+	struct fsrun *ev = malloc(n * sizeof(*ev));
+	int count[2] = { 0, 0 };
+	uint64_t start = 0;
+	bool open = false;
+	int side = 0;
+
+	if (!ev)
+		return;
+	memcpy(ev, v, n * sizeof(*ev));
+	qsort(ev, n, sizeof(*ev), fsrun_cmp);
+	for (size_t i = 0; i < n;) {
+		uint64_t pos = ev[i].pos;
+		bool now;
+		int nside;
+
+		for (; i < n && ev[i].pos == pos; i++)
+			count[ev[i].side] += ev[i].delta;
+		now = (count[0] > 0) != (count[1] > 0);
+		nside = count[1] > 0;
+		if (open && (!now || nside != side) && pos > start) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_CNTBT);
+
+			a.obj.agno = agno;
+			a.expected = start;
+			a.found = pos - 1;
+			rp_say(o, side ? PR_CNTBT_EXTRA_EXTENT :
+			       PR_CNTBT_MISSING_EXTENT, &a);
+		}
+		if (now && (!open || nside != side)) {
+			start = pos;
+			side = nside;
+		}
+		open = now;
+	}
+	free(ev);
+}
+
+/*
+ * ag_check()'s findings, less what phase 2 says its own way or holds
+ * back for later: finobt records no inobt record matches are the seeds
+ * of inode discovery (and said with their inode number); the rmapbt's
+ * inode chunks that no inobt record explains wait for discovery; free
+ * extents seen by one btree only are said as runs of blocks.
+ */
+static void sort_findings(struct repair *r, xfs_agnumber_t agno,
+			  struct rp_out *o, struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct fsrun *runs = NULL;
+	size_t nruns = 0, j = 0;
+
+	for (size_t i = 0; i < fl->n; i++) {
+		struct fs_finding *f = &fl->v[i];
+
+		if (f->code == PR_FINOBT_EXTRA_REC) {
+			xfs_agino_t *nv = realloc(ag->fino_seeds,
+					(ag->nfino_seeds + 1) * sizeof(*nv));
+
+			f->obj.ino = agino_to_ino(&r->fs->geo, agno,
+						  (xfs_agino_t)f->found);
+			if (nv) {
+				ag->fino_seeds = nv;
+				ag->fino_seeds[ag->nfino_seeds++] =
+					(xfs_agino_t)f->found;
+			}
+		} else if (f->code == PR_AG_RMAP_STALE && f->field &&
+			   !strcmp(f->field, "owner inodes")) {
+			fs_report_val(&ag->deferred, f->code, &f->obj,
+				      f->field, f->expected, f->found);
+			continue;
+		} else if ((f->code == PR_AGF_FREEBLKS_MISMATCH &&
+			    ag->cnt_walked && f->found == ag->cnt_free) ||
+			   (f->code == PR_AGF_LONGEST_MISMATCH &&
+			    ag->cnt_walked && f->found == ag->cnt_longest)) {
+			continue;	/* the cntbt agrees: counted as the reference */
+		} else if (f->code == PR_CNTBT_MISSING_EXTENT ||
+			   f->code == PR_CNTBT_EXTRA_EXTENT) {
+			struct fsrun *nv = realloc(runs,
+					(nruns + 2) * sizeof(*nv));
+			int side = f->code == PR_CNTBT_EXTRA_EXTENT;
+
+			if (nv && f->found) {
+				runs = nv;
+				runs[nruns++] = (struct fsrun){ f->expected, 1,
+								side };
+				runs[nruns++] = (struct fsrun){
+					f->expected + f->found, -1, side };
+			}
+			continue;
+		}
+		fl->v[j++] = *f;
+	}
+	fl->n = j;
+	rp_findings(o, fl);
+	if (nruns)
+		report_free_runs(o, agno, runs, nruns);
+	free(runs);
+}
+
 static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 {
 	struct p2 *p = arg;
@@ -199,7 +323,8 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agf_bad |= agf_header_code(fl.v[i].code);
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
-	rp_findings(o, &fl);
+	rp_scan_ag_space(r, agno);
+	sort_findings(r, agno, o, &fl);
 	if (sb_bad)
 		say_ag(o, PR_RP_SB_RESET, agno);
 	if (agf_bad)
@@ -210,7 +335,6 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		ag->hdr_bad = true;
 		say_ag(o, PR_RP_AG_SKIPPED, agno);
 	}
-	rp_scan_ag_space(r, agno);
 	for (unsigned b = 0; b < XFS_AGI_UNLINKED_BUCKETS; b++) {
 		struct rp_args a = RP_ARGS_INIT(OBJ_AGI);
 
@@ -243,7 +367,9 @@ static void check_counters(struct repair *r)
 			ifree += s->ifree;
 		}
 		if (s->agf_ok)
-			fdblocks += s->freeblks + s->flcount + s->btreeblks;
+			fdblocks += (r->ags[agno].cnt_walked ?
+				     r->ags[agno].cnt_free : s->freeblks) +
+				    s->flcount + s->btreeblks;
 	}
 	a.obj.agno = 0;
 	if (sb->icount != icount) {
@@ -346,6 +472,7 @@ void phase2(struct repair *r)
 		rp_fatal(r, "no memory for ag header counts\n");
 	for (unsigned i = 0; i < agcount; i++) {
 		memset(r->ags[i].unlinked, 0xff, sizeof(r->ags[i].unlinked));
+		findings_init(&r->ags[i].deferred);
 		sm_list_init(&r->ags[i].disk_rmaps);
 		sm_refc_init(&r->ags[i].disk_refcs);
 	}

@@ -1,5 +1,6 @@
 /*
- * Phase 3: every inode the inode btrees know.
+ * Phase 3: every inode the inode btrees know, then the inodes found
+ * outside them.
  *
  * What it checks, for each AG in parallel, chunk by chunk from the inobt:
  *   - a free inode (by the inobt) is free on disk, an in-use one is not;
@@ -7,17 +8,24 @@
  *     number, UUID, mode, fork formats and offsets, extent counters,
  *     flags and flags2, timestamps, next_unlinked);
  *   - both forks' extent maps and bmap btrees (libfs fork_extents);
- *   - the block and extent counters against the forks;
  *   - symlink targets, attribute forks and directories (libfs
- *     symlink_read, attr_iterate, dir_check).
- * An inode whose core or fork is too damaged to use is one the
- * reference "would have cleared": it is reported and left out of the
- * later phases, as if free.
+ *     symlink_read, attr_iterate, dir_check);
+ *   - the block and extent counters against what the forks hold.
+ * What the reference gives up on, so do we, and in the same measure: a
+ * damaged core, data fork or symlink means the inode "would have been
+ * cleared" -- it is reported and left out of the later phases, as if
+ * free; a damaged attribute fork is only the attribute fork ("would clear
+ * attr fork"), and the inode stays; a wrong counter is a counter.
+ *
+ * Then (discover.c) the chunks that directory entries, the unlinked lists
+ * and the finobt point into but the inobt does not list are looked for on
+ * disk, and their inodes processed the same way.
  *
  * What it builds for later phases: r->imap (every inode's state, link
  * count and type; every directory entry and ".."), and in r->smap every
  * block each kept inode claims -- data and attr extents, bmbt blocks --
- * as reverse mappings (owner = inode, offset and fork flags).
+ * as reverse mappings (owner = inode, offset and fork flags); realtime
+ * extents go to r->rtmap.
  *
  * What stays true: nothing is written; an inode is read once, from its
  * cluster buffer.
@@ -28,27 +36,11 @@
 #include "attr.h"
 #include "dir.h"
 #include "inomap.h"
+#include "phase3.h"
 #include "progress.h"
 #include "repair.h"
 #include "symlink.h"
 #include "workers.h"
-
-struct p3 {
-	struct rp_seq	seq;
-};
-
-/* Per-AG work state. */
-struct p3ag {
-	struct repair		*r;
-	xfs_agnumber_t		agno;
-	struct rp_out		*out;
-	struct fs_findings	fl;
-	struct im_edges		edges;
-	/* the inode being looked at */
-	xfs_ino_t		ino;
-	bool			attr;		/* fork being mapped */
-	uint64_t		bmbt_blocks;
-};
 
 static uint8_t mode_ftype(uint16_t mode)
 {
@@ -64,6 +56,16 @@ static uint8_t mode_ftype(uint16_t mode)
 	}
 }
 
+static const char *dev_type_name(uint16_t mode)
+{
+	switch (mode & XFS_S_IFMT) {
+	case XFS_S_IFCHR:	return "character device";
+	case XFS_S_IFBLK:	return "block device";
+	case XFS_S_IFSOCK:	return "socket";
+	default:		return "fifo";
+	}
+}
+
 static void say_ino(struct p3ag *c, enum fs_problem code, uint64_t found,
 		    uint64_t expected)
 {
@@ -76,13 +78,37 @@ static void say_ino(struct p3ag *c, enum fs_problem code, uint64_t found,
 	rp_say(c->out, code, &a);
 }
 
-/*
- * Findings after which the reference gives up on the inode: it cannot
- * be trusted to say what it is or what it owns.
- */
-static bool clears_inode(enum fs_problem code)
+/* What a finding costs the inode, in the reference's measure. */
+enum verdict {
+	V_NOTE,		/* reported; the inode and its forks stay */
+	V_ATTR,		/* the attribute fork would be cleared */
+	V_INODE,	/* the inode would be cleared */
+};
+
+static bool field_is(const struct fs_finding *f, const char *prefix)
 {
-	switch (code) {
+	return f->field && !strncmp(f->field, prefix, strlen(prefix));
+}
+
+/* A finding of inode_verify (the core and the fork roots). */
+static enum verdict core_verdict(const struct fs_finding *f)
+{
+	switch (f->code) {
+	case PR_INODE_BAD_AFORMAT:
+		return V_ATTR;
+	case PR_INODE_BAD_NEXTENTS:
+		if (field_is(f, "core.naextents"))
+			return V_ATTR;
+		/*
+		 * A btree fork with fewer extents than the inode could hold
+		 * is a wrong counter (the tree says how many); a count the
+		 * fork cannot hold makes the map unreadable.
+		 */
+		return f->found < f->expected ? V_NOTE : V_INODE;
+	case PR_BMAP_BAD_ROOT:
+		return field_is(f, "a.") ? V_ATTR : V_INODE;
+	case PR_INODE_BAD_SIZE:
+		return field_is(f, "a.") ? V_NOTE : V_INODE;
 	case PR_INODE_BAD_MAGIC:
 	case PR_INODE_BAD_VERSION:
 	case PR_INODE_BAD_CRC:
@@ -90,11 +116,26 @@ static bool clears_inode(enum fs_problem code)
 	case PR_INODE_BAD_UUID:
 	case PR_INODE_BAD_MODE:
 	case PR_INODE_BAD_FORMAT:
-	case PR_INODE_BAD_AFORMAT:
 	case PR_INODE_BAD_FORKOFF:
-	case PR_INODE_BAD_NEXTENTS:
-	case PR_INODE_BAD_SIZE:
 	case PR_INODE_BAD_RDEV:
+		return V_INODE;
+	default:
+		return V_NOTE;
+	}
+}
+
+/* A finding of fork_extents: the map or its bmap btree. */
+static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
+{
+	enum verdict bad = attr ? V_ATTR : V_INODE;
+
+	switch (f->code) {
+	case PR_BMAP_COUNT_MISMATCH:
+	case PR_BTREE_BAD_KEY:
+		return V_NOTE;		/* a counter, a key: the map is whole */
+	case PR_BTREE_BAD_NUMRECS:
+		/* fewer records than a block should hold are still records */
+		return f->found <= f->expected ? V_NOTE : bad;
 	case PR_BMAP_BAD_STARTBLOCK:
 	case PR_BMAP_BAD_LENGTH:
 	case PR_BMAP_BAD_STARTOFF:
@@ -102,13 +143,13 @@ static bool clears_inode(enum fs_problem code)
 	case PR_BMAP_UNWRITTEN_ATTR:
 	case PR_BMAP_BAD_ROOT:
 	case PR_BMAP_BAD_OWNER:
+	case PR_BMAP_HOLE:
 	case PR_BTREE_BAD_MAGIC:
 	case PR_BTREE_BAD_CRC:
 	case PR_BTREE_BAD_UUID:
 	case PR_BTREE_BAD_BLKNO:
 	case PR_BTREE_BAD_OWNER:
 	case PR_BTREE_BAD_LEVEL:
-	case PR_BTREE_BAD_NUMRECS:
 	case PR_BTREE_BAD_SIBLING:
 	case PR_BTREE_BAD_ROOT:
 	case PR_BTREE_TOO_DEEP:
@@ -116,38 +157,132 @@ static bool clears_inode(enum fs_problem code)
 	case PR_BTREE_BLOCK_REVISITED:
 	case PR_BTREE_KEYS_OUT_OF_ORDER:
 	case PR_BTREE_RECS_OUT_OF_ORDER:
-	case PR_BTREE_BAD_KEY:
 	case PR_BTREE_UNREADABLE:
 	case PR_DEV_SHORT_READ:
 	case PR_DEV_IO_ERROR:
+		return bad;
+	default:
+		return V_NOTE;
+	}
+}
+
+/* Attribute content the reference throws away with the whole fork. */
+static bool attr_content_fatal(enum fs_problem code)
+{
+	switch (code) {
+	case PR_ATTR_INCOMPLETE:
+	case PR_ATTR_LEAF_BAD_MAGIC:
+	case PR_ATTR_LEAF_BAD_HASH:
+	case PR_ATTR_LEAF_BAD_NAMEIDX:
+	case PR_ATTR_LEAF_BAD_COUNT:
+	case PR_ATTR_LEAF_BAD_OWNER:
+	case PR_ATTR_LEAF_BAD_BLKNO:
+	case PR_ATTR_LEAF_BAD_UUID:
+	case PR_ATTR_LEAF_PAST_END:
+	case PR_ATTR_LEAF_OVERLAP:
+	case PR_ATTR_LEAF_HASH_ORDER:
+	case PR_ATTR_RMT_BAD_MAGIC:
+	case PR_ATTR_RMT_BAD_OWNER:
+	case PR_ATTR_RMT_BAD_BLKNO:
+	case PR_ATTR_RMT_BAD_UUID:
+	case PR_ATTR_RMT_BAD_VALUEBLK:
+	case PR_DA_BAD_MAGIC:
+	case PR_DA_BAD_OWNER:
+	case PR_DA_BAD_BLKNO:
+	case PR_DA_BAD_UUID:
+	case PR_DA_BAD_LEVEL:
+	case PR_DA_BAD_COUNT:
+	case PR_DA_HOLE:
+	case PR_DA_LOOP:
+	case PR_DA_TOO_DEEP:
+	case PR_DA_BAD_PTR:
 		return true;
 	default:
 		return false;
 	}
 }
 
-/* Print and drop the findings gathered so far; did one clear the inode? */
-static bool flush_findings(struct p3ag *c)
+/* Print one finding of this inode, in the reference's terms. */
+static void say_finding(struct p3ag *c, const struct fs_finding *f,
+			uint16_t mode)
 {
-	bool clear = false;
+	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
 
-	for (size_t i = 0; i < c->fl.n; i++) {
-		if (c->fl.v[i].obj.ino == NULLFSINO)
-			c->fl.v[i].obj.ino = c->ino;
-		clear |= clears_inode(c->fl.v[i].code);
+	a.obj = f->obj;
+	if (a.obj.ino == NULLFSINO)
+		a.obj.ino = c->ino;
+	a.found = f->found;
+	a.expected = f->expected;
+	a.field = f->field;
+	switch (f->code) {
+	case PR_INODE_BAD_FORKOFF:
+		/* the reference gives the first offset that is too big */
+		a.expected++;
+		break;
+	case PR_INODE_BAD_RDEV:
+		a.s1 = dev_type_name(mode);
+		break;
+	default:
+		break;
 	}
-	rp_findings(c->out, &c->fl);
-	return clear;
+	rp_say(c->out, f->code, &a);
 }
 
-static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e)
+/*
+ * Print and drop the findings gathered so far, judging each with judge
+ * (NULL: all are notes).  Returns the worst verdict.  Counter findings
+ * that phase 3 reports itself, in the reference's words, are dropped.
+ */
+static enum verdict flush(struct p3ag *c, uint16_t mode,
+			  enum verdict (*judge)(const struct fs_finding *,
+						bool),
+			  bool attr)
+{
+	enum verdict worst = V_NOTE;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+		enum verdict v = judge ? judge(f, attr) : V_NOTE;
+
+		if (v > worst)
+			worst = v;
+		if (f->code == PR_BMAP_COUNT_MISMATCH) {
+			c->count_bad[attr] = true;
+			c->count_found[attr] = f->found;
+			continue;
+		}
+		if (f->code == PR_INODE_BAD_NBLOCKS)
+			continue;	/* said as RP_NBLOCKS, counted */
+		if (f->code == PR_INODE_BAD_NEXTENTS && v == V_NOTE)
+			continue;	/* said as RP_NEXTENTS, counted */
+		say_finding(c, f, mode);
+	}
+	findings_clear(&c->fl);
+	return worst;
+}
+
+static enum verdict judge_core(const struct fs_finding *f, bool attr)
+{
+	(void)attr;
+	return core_verdict(f);
+}
+
+static enum verdict judge_content(const struct fs_finding *f, bool attr)
+{
+	if (f->obj.type == OBJ_ATTR || attr)
+		return attr_content_fatal(f->code) ? V_ATTR : V_NOTE;
+	return V_NOTE;
+}
+
+static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e,
+			 bool attr)
 {
 	const struct fs_geom *g = &c->r->fs->geo;
 	uint64_t off = e->br_startoff;
 
 	if (e->br_unwritten)
 		off |= XFS_RMAP_OFF_UNWRITTEN;
-	if (c->attr)
+	if (attr)
 		off |= XFS_RMAP_OFF_ATTR_FORK;
 	sm_add(c->r->smap, fsb_to_agno(g, e->br_startblock),
 	       fsb_to_agbno(g, e->br_startblock), (uint32_t)e->br_blockcount,
@@ -160,7 +295,7 @@ static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
 	const struct fs_geom *g = &c->r->fs->geo;
 
 	(void)level;
-	c->bmbt_blocks++;
+	c->bmbt_blocks[c->attr]++;
 	if (fsb_valid(g, fsb))
 		sm_add(c->r->smap, fsb_to_agno(g, fsb), fsb_to_agbno(g, fsb), 1,
 		       c->ino, XFS_RMAP_OFF_BMBT_BLOCK |
@@ -197,29 +332,48 @@ static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
 	return 0;
 }
 
-/* What the inode's type says about its content. */
-static void check_content(struct p3ag *c, const struct fs_inode *ip,
-			  const struct fs_extents *del,
-			  const struct fs_extents *ael)
+static void mark_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit)
+{
+	say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
+	ch->cleared |= 1ull << bit;
+	ch->suspect |= 1ull << bit;
+}
+
+/* A directory, a symlink: their content.  Returns false to clear. */
+static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
+			  const struct fs_inode *ip,
+			  const struct fs_extents *del)
 {
 	struct fs *fs = c->r->fs;
 
 	if (inode_is_dir(ip)) {
 		struct dir_ctx d = { c, ip->ino };
+		unsigned before = c->fl.nerrors;
+		bool damaged;
 
 		dir_check(fs, ip, del, dir_entry, &d, &c->fl);
+		damaged = c->fl.nerrors > before;
+		flush(c, ip->mode, NULL, false);
+		/* the reference rebuilds a damaged directory of blocks */
+		if (damaged && ip->format != XFS_DINODE_FMT_LOCAL) {
+			say_ino(c, PR_RP_DIR_REBUILD, 0, 0);
+			ch->rebuild |= 1ull << bit;
+		}
 	} else if (inode_is_symlink(ip)) {
 		char target[XFS_SYMLINK_MAXLEN + 1];
 
 		symlink_read(fs, ip, del, target, &c->fl);
+		if (c->fl.nerrors) {
+			flush(c, ip->mode, NULL, false);
+			say_ino(c, PR_RP_SYMLINK_BAD, 0, 0);
+			return false;
+		}
 	}
-	if (inode_has_attr_fork(ip))
-		attr_iterate(fs, ip, ael, NULL, NULL, &c->fl);
-	flush_findings(c);
+	return true;
 }
 
-static void process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
-			  const uint8_t *raw)
+void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
+		      const uint8_t *raw, bool discovered)
 {
 	struct repair *r = c->r;
 	struct fs *fs = r->fs;
@@ -229,22 +383,51 @@ static void process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	struct fs_inode ip;
 	struct fs_extents del, ael;
 	uint64_t counted;
-	bool clear;
+	enum verdict v;
+	bool attr_bad = false, attr_said = false, attr_map_bad = false;
+	bool suspect = false;
 
 	rp_note_lsn((xfs_lsn_t)get_be64(d->di_lsn));
+	if (discovered) {
+		/* no inobt to disagree with: the disk says what is free */
+		if (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode) {
+			ch->ifree |= 1ull << bit;
+			return;
+		}
+		ch->ifree &= ~(1ull << bit);
+		inobt_free = false;
+	}
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
 		return;		/* free, as the inobt says */
 	if (!inobt_free && get_be16(d->di_magic) == XFS_DINODE_MAGIC && !mode) {
 		say_ino(c, PR_RP_INOBT_USED_INODE_FREE, 0, 0);
 		return;
 	}
+	memset(c->count_bad, 0, sizeof(c->count_bad));
 	inode_verify(fs, c->ino, raw, &c->fl);
-	clear = flush_findings(c);
-	if (clear || inode_decode(&fs->geo, c->ino, raw, &ip)) {
-		say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
-		ch->cleared |= 1ull << bit;
+	/* an inode with no attribute fork may carry aformat 0 (fresh) */
+	if (!d->di_forkoff && d->di_aformat == 0)
+		for (size_t i = 0; i < c->fl.n; i++)
+			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
+				c->fl.v[i].code = PR_NONE;
+	{
+		size_t j = 0;
+
+		for (size_t i = 0; i < c->fl.n; i++)
+			if (c->fl.v[i].code != PR_NONE)
+				c->fl.v[j++] = c->fl.v[i];
+		c->fl.n = j;
+	}
+	for (size_t i = 0; i < c->fl.n; i++)
+		if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
+			attr_said = true;
+	v = flush(c, mode, judge_core, false);
+	if (v == V_INODE || inode_decode(&fs->geo, c->ino, raw, &ip)) {
+		mark_cleared(c, ch, bit);
 		return;
 	}
+	attr_bad = v == V_ATTR;
+	attr_map_bad = attr_bad;
 	if (inobt_free)
 		say_ino(c, PR_RP_INOBT_FREE_INODE_USED, mode, 0);
 	/* a linked inode is on no unlinked list */
@@ -261,29 +444,35 @@ static void process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	/* the forks, and what they claim */
 	extents_init(&del);
 	extents_init(&ael);
-	c->bmbt_blocks = 0;
+	memset(c->bmbt_blocks, 0, sizeof(c->bmbt_blocks));
 	c->attr = false;
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
-	c->attr = true;
-	if (inode_has_attr_fork(&ip))
-		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
-			     &c->fl);
-	if (flush_findings(c)) {
-		say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
-		ch->cleared |= 1ull << bit;
+	if (c->fl.n)
+		suspect = true;
+	if (flush(c, mode, fork_verdict, false) == V_INODE) {
+		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
+		mark_cleared(c, ch, bit);
 		goto out;
 	}
-	c->attr = false;
-	if (!(ip.flags & XFS_DIFLAG_REALTIME))
+	if (inode_has_attr_fork(&ip) && !attr_bad) {
+		c->attr = true;
+		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
+			     &c->fl);
+		c->attr = false;
+		if (flush(c, mode, fork_verdict, true) == V_ATTR)
+			attr_bad = attr_map_bad = true;
+	}
+	if (attr_bad && !attr_said) {
+		say_ino(c, PR_RP_ATTR_FORK_BAD, 0, 0);
+		attr_said = true;
+	}
+	if (ip.flags & XFS_DIFLAG_REALTIME)
+		rp_rt_claim(r, c->ino, &del);
+	else
 		for (size_t i = 0; i < del.n; i++)
-			claim_extent(c, &del.v[i]);
-	c->attr = true;
+			claim_extent(c, &del.v[i], false);
 	for (size_t i = 0; i < ael.n; i++)
-		claim_extent(c, &ael.v[i]);
-
-	counted = extents_blocks(&del) + extents_blocks(&ael) + c->bmbt_blocks;
-	if (counted != ip.nblocks)
-		say_ino(c, PR_RP_NBLOCKS, ip.nblocks, counted);
+		claim_extent(c, &ael.v[i], true);
 
 	ch->used |= 1ull << bit;
 	ch->nlink[bit] = ip.nlink;
@@ -292,7 +481,51 @@ static void process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		ch->isdir |= 1ull << bit;
 	if (ip.flags2 & XFS_DIFLAG2_REFLINK)
 		ch->reflink |= 1ull << bit;
-	check_content(c, &ip, &del, &ael);
+
+	if (!check_content(c, ch, bit, &ip, &del)) {
+		ch->used &= ~(1ull << bit);
+		mark_cleared(c, ch, bit);
+		goto out;
+	}
+	if (inode_has_attr_fork(&ip) && !attr_bad) {
+		attr_iterate(fs, &ip, &ael, NULL, NULL, &c->fl);
+		if (flush(c, mode, judge_content, true) == V_ATTR) {
+			attr_bad = true;
+			say_ino(c, PR_RP_ATTR_CONTENT_BAD, 0, 0);
+		}
+	}
+
+	/* the counters, as a repair would leave them */
+	counted = extents_blocks(&del) + c->bmbt_blocks[0];
+	if (!attr_bad)
+		counted += extents_blocks(&ael) + c->bmbt_blocks[1];
+	if (counted != ip.nblocks) {
+		say_ino(c, PR_RP_NBLOCKS, ip.nblocks, counted);
+		suspect = true;
+	}
+	if (c->count_bad[0] || (ip.format == XFS_DINODE_FMT_BTREE &&
+				del.n != ip.nextents)) {
+		say_ino(c, PR_RP_NEXTENTS, ip.nextents, del.n);
+		suspect = true;
+	}
+	if (attr_bad ? ip.anextents != 0 :
+	    c->count_bad[1] || (ip.aformat == XFS_DINODE_FMT_BTREE &&
+				ael.n != ip.anextents)) {
+		say_ino(c, PR_RP_ANEXTENTS, ip.anextents,
+			attr_bad ? 0 : ael.n);
+		suspect = true;
+	}
+	if (attr_bad)
+		suspect = true;
+	if (suspect)
+		ch->suspect |= 1ull << bit;
+	if (attr_map_bad) {
+		/* an unusable attribute map costs the inode (the reference) */
+		ch->used &= ~(1ull << bit);
+		mark_cleared(c, ch, bit);
+		c->edges.n = 0;
+		goto out;
+	}
 	if (c->edges.n)
 		im_edges_splice(r->imap, &c->edges);
 out:
@@ -301,25 +534,21 @@ out:
 	inode_release(&ip);
 }
 
-static int chunk_fn(void *priv, xfs_agnumber_t agno,
-		    const struct inobt_irec *irec)
+/* Every inode of one chunk, cluster by cluster. */
+void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes,
+		      bool discovered)
 {
-	struct p3ag *c = priv;
 	struct repair *r = c->r;
 	const struct fs_geom *g = &r->fs->geo;
-	struct im_chunk *ch;
+	xfs_agino_t startino = ch->startino;
 
-	ch = im_add_chunk(r->imap, agno, irec->startino, irec->holes,
-			  irec->free);
-	if (!ch)
-		return -1;
 	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK;) {
 		struct fs_buf *bp;
 		uint32_t off;
-		xfs_ino_t ino = agino_to_ino(g, agno, irec->startino + i);
+		xfs_ino_t ino = agino_to_ino(g, c->agno, startino + i);
 		unsigned n;
 
-		if (irec->holes & (1ull << i)) {
+		if (holes & (1ull << i)) {
 			i++;
 			continue;
 		}
@@ -333,32 +562,45 @@ static int chunk_fn(void *priv, xfs_agnumber_t agno,
 		n = (bp->len - off) >> g->inodelog;
 		for (unsigned k = 0; k < n && i < XFS_INODES_PER_CHUNK;
 		     k++, i++) {
-			if (irec->holes & (1ull << i))
+			if (holes & (1ull << i))
 				continue;
-			c->ino = agino_to_ino(g, agno, irec->startino + i);
-			process_inode(c, ch, i,
-				      bp->data + off + ((size_t)k << g->inodelog));
+			c->ino = agino_to_ino(g, c->agno, startino + i);
+			p3_process_inode(c, ch, i, bp->data + off +
+					 ((size_t)k << g->inodelog),
+					 discovered);
 		}
 		buf_release(bp);
-		prog_add(agno, n);
+		prog_add(c->agno, n);
 	}
+}
+
+static int chunk_fn(void *priv, xfs_agnumber_t agno,
+		    const struct inobt_irec *irec)
+{
+	struct p3ag *c = priv;
+	struct im_chunk *ch;
+
+	ch = im_add_chunk(c->r->imap, agno, irec->startino, irec->holes,
+			  irec->free);
+	if (!ch)
+		return -1;
+	p3_process_chunk(c, ch, irec->holes, false);
 	return 0;
 }
 
 /* The inodes on the AGI's unlinked lists: in use, and marked as such. */
-static void walk_unlinked(struct p3ag *c)
+void p3_walk_unlinked(struct repair *r, xfs_agnumber_t agno)
 {
-	struct repair *r = c->r;
 	const struct fs_geom *g = &r->fs->geo;
-	uint64_t limit = (uint64_t)geom_ag_blocks(g, c->agno) << g->inopblog;
+	uint64_t limit = (uint64_t)geom_ag_blocks(g, agno) << g->inopblog;
 
 	for (unsigned b = 0; b < XFS_AGI_UNLINKED_BUCKETS; b++) {
-		xfs_agino_t agino = r->ags[c->agno].unlinked[b];
+		xfs_agino_t agino = r->ags[agno].unlinked[b];
 		uint64_t steps = 0;
 
-		while (agino != NULLAGINO && agino_valid(g, c->agno, agino) &&
+		while (agino != NULLAGINO && agino_valid(g, agno, agino) &&
 		       steps++ < limit) {
-			xfs_ino_t ino = agino_to_ino(g, c->agno, agino);
+			xfs_ino_t ino = agino_to_ino(g, agno, agino);
 			struct im_chunk *ch;
 			struct fs_inode ip;
 			unsigned bit;
@@ -374,20 +616,38 @@ static void walk_unlinked(struct p3ag *c)
 	}
 }
 
+void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
+	       struct rp_out *out)
+{
+	memset(c, 0, sizeof(*c));
+	c->r = r;
+	c->agno = agno;
+	c->out = out;
+	findings_init(&c->fl);
+}
+
+void p3ag_fini(struct p3ag *c)
+{
+	im_edges_splice(c->r->imap, &c->edges);
+	im_edges_free(&c->edges);
+	findings_free(&c->fl);
+}
+
+struct p3 {
+	struct rp_seq	seq;
+};
+
 static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 {
 	struct p3 *p = arg;
-	struct p3ag c = { .r = r, .agno = agno, .out = &p->seq.outs[agno] };
+	struct p3ag c;
 
-	findings_init(&c.fl);
+	p3ag_init(&c, r, agno, &p->seq.outs[agno]);
 	rp_log(c.out, "        - agno = %u\n", agno);
 	if (r->ags[agno].sum.agi_ok)
 		ag_iter_chunks(r->fs, agno, chunk_fn, &c, NULL);
 	im_sort(r->imap, agno);
-	walk_unlinked(&c);
-	im_edges_splice(r->imap, &c.edges);
-	im_edges_free(&c.edges);
-	findings_free(&c.fl);
+	p3ag_fini(&c);
 	rp_seq_done(&p->seq, agno);
 }
 
@@ -408,4 +668,7 @@ void phase3(struct repair *r)
 	rp_run_ags(r, scan_ag, &p);
 	rp_seq_fini(&p.seq);
 	rp_log(NULL, "        - process newly discovered inodes...\n");
+	rp_discover(r);
+	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
+		p3_walk_unlinked(r, agno);
 }

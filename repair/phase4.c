@@ -76,6 +76,16 @@ static void report(struct p4ag *c, uint32_t agno, const struct sm_rec *x,
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 
+	{
+		struct im_chunk *ch;
+		unsigned bit;
+
+		/* its map will be rewritten: phase 5 does not hold it to it */
+		ch = im_find(c->r->imap, x->owner, &bit);
+		if (ch)
+			__atomic_fetch_or(&ch->suspect, 1ull << bit,
+					  __ATOMIC_RELAXED);
+	}
 	if (named_before(c, x->owner))
 		return;
 	a.obj.ino = x->owner;

@@ -32,6 +32,7 @@ struct p5ag {
 	struct repair	*r;
 	xfs_agnumber_t	agno;
 	struct rp_out	*out;
+	uint32_t	disk_maxlen;	/* longest on-disk rmap record */
 };
 
 static void rmap_words(const struct sm_rec *x, char *buf, size_t len)
@@ -44,14 +45,49 @@ static void rmap_words(const struct sm_rec *x, char *buf, size_t len)
 		 sm_fileoff(x));
 }
 
-/* Is this owner an inode phase 3 gave up on (its blocks unknown)? */
-static bool owner_cleared(const struct repair *r, uint64_t owner)
+/*
+ * Is this owner an inode whose map phase 3 or 4 gave up on or found
+ * wrong -- cleared, its forks damaged, its counters or claims wrong?  The
+ * rmapbt's records of such an inode are not held against it: the repair
+ * rewrites the map, and the reference checks only the other way round
+ * (observed records missing from the tree).
+ */
+static bool owner_suspect(const struct repair *r, uint64_t owner)
 {
 	const struct im_chunk *ch;
 	unsigned bit;
 
 	ch = im_find(r->imap, owner, &bit);
-	return !ch || ((ch->cleared >> bit) & 1) || !((ch->used >> bit) & 1);
+	return !ch || ((ch->cleared >> bit) & 1) || !((ch->used >> bit) & 1) ||
+	       ((__atomic_load_n(&ch->suspect, __ATOMIC_RELAXED) >> bit) & 1);
+}
+
+/* Does an on-disk reverse mapping of a suspect inode cover part of this? */
+static bool touches_suspect(struct p5ag *c, uint32_t agbno, uint32_t len)
+{
+	const struct sm_list *l = &c->r->ags[c->agno].disk_rmaps;
+	uint64_t end = (uint64_t)agbno + len;
+	size_t lo = 0, hi = l->n;
+
+	/* the first record starting at or after end */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (l->v[mid].agbno < end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo-- > 0) {
+		const struct sm_rec *x = &l->v[lo];
+
+		if ((uint64_t)x->agbno + c->disk_maxlen <= agbno)
+			break;
+		if ((uint64_t)x->agbno + x->len > agbno &&
+		    sm_inode_owner(x->owner) && owner_suspect(c->r, x->owner))
+			return true;
+	}
+	return false;
 }
 
 static void rmap_diff(const struct sm_rec *obs, const struct sm_rec *disk,
@@ -89,7 +125,7 @@ static void rmap_diff(const struct sm_rec *obs, const struct sm_rec *disk,
 		rp_say(c->out, PR_RP_RMAP_MISSING, &a);
 	} else {
 		if (!sm_inode_owner(disk->owner) ||
-		    owner_cleared(c->r, disk->owner))
+		    owner_suspect(c->r, disk->owner))
 			return;
 		a.obj.ino = disk->owner;
 		a.found = disk->agbno;
@@ -107,6 +143,8 @@ static void refc_diff(const struct sm_refc *obs, const struct sm_refc *disk,
 	char both[200];
 
 	a.obj.agno = c->agno;
+	if (disk && touches_suspect(c, disk->agbno, disk->len))
+		return;		/* its count follows from a map being rewritten */
 	if (obs && disk) {
 		snprintf(both, sizeof(both),
 			 "saw (%u/%u) len %u nlinks %u; should be (%u/%u) len %u nlinks %u",
@@ -245,6 +283,10 @@ static void check_refcounts(struct p5ag *c)
 		rp_say(c->out, PR_RP_REFC_COW_LEFTOVER, &a);
 	}
 	sm_refc_init(&obs);
+	sm_normalize(&ag->disk_rmaps);
+	for (size_t i = 0; i < ag->disk_rmaps.n; i++)
+		if (ag->disk_rmaps.v[i].len > c->disk_maxlen)
+			c->disk_maxlen = ag->disk_rmaps.v[i].len;
 	if (!sm_derive_refcounts(c->r->smap, c->agno, &obs)) {
 		sm_refc_normalize(&ag->disk_refcs);
 		sm_refc_diff(&obs, &ag->disk_refcs, refc_diff, c);

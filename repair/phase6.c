@@ -60,8 +60,10 @@ static xfs_ino_t dotdot_of(const struct p6 *p, xfs_ino_t dir)
 
 struct name_find {
 	xfs_ino_t	child;
+	unsigned	skip;		/* matches to pass over first */
 	char		name[256];
 	bool		found;
+	bool		shortform;	/* the directory is short form */
 };
 
 static int name_cb(void *priv, const uint8_t *name, unsigned namelen,
@@ -73,6 +75,10 @@ static int name_cb(void *priv, const uint8_t *name, unsigned namelen,
 	if (ino != f->child || (namelen <= 2 && name[0] == '.' &&
 				(namelen == 1 || name[1] == '.')))
 		return 0;
+	if (f->skip) {
+		f->skip--;
+		return 0;
+	}
 	memcpy(f->name, name, namelen);
 	f->name[namelen] = '\0';
 	f->found = true;
@@ -80,18 +86,22 @@ static int name_cb(void *priv, const uint8_t *name, unsigned namelen,
 }
 
 /*
- * The name under which dir lists child, for messages (read again: this
- * is only done for entries that are reported).
+ * The name under which dir lists child for the nth time (from 0), for
+ * messages (read again: this is only done for entries that are
+ * reported).  Entries come in the order dir_iterate gives them in phase
+ * 3 as well, so the nth edge from dir to child is the nth such entry.
  */
 static void entry_name(struct repair *r, xfs_ino_t dir, xfs_ino_t child,
-		       struct name_find *f)
+		       unsigned nth, struct name_find *f)
 {
 	struct fs_inode ip;
 
 	memset(f, 0, sizeof(*f));
 	f->child = child;
+	f->skip = nth;
 	if (inode_read(r->fs, dir, &ip, NULL))
 		return;
+	f->shortform = ip.format == XFS_DINODE_FMT_LOCAL;
 	dir_iterate(r->fs, &ip, NULL, name_cb, f, NULL);
 	inode_release(&ip);
 	if (!f->found)
@@ -99,12 +109,14 @@ static void entry_name(struct repair *r, xfs_ino_t dir, xfs_ino_t child,
 }
 
 static void say_entry(struct repair *r, enum fs_problem code, xfs_ino_t dir,
-		      xfs_ino_t child, uint64_t expected)
+		      xfs_ino_t child, unsigned nth, uint64_t expected)
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
 	struct name_find f;
 
-	entry_name(r, dir, child, &f);
+	entry_name(r, dir, child, nth, &f);
+	if (f.shortform)
+		a.field = "shortform";
 	a.obj.ino = child;
 	a.found = dir;
 	a.expected = expected;
@@ -144,14 +156,20 @@ static void walk(struct p6 *p)
 		     i < p->ne && p->e[i].parent == dir; i++) {
 			const struct im_edge *e = &p->e[i];
 			struct im_chunk *ch;
-			unsigned bit;
+			unsigned bit, nth = 0;
 
 			if (e->is_dotdot)
 				continue;
+			/* the how-manieth entry of dir naming this child */
+			while (nth < i - first_edge(p, dir) &&
+			       p->e[i - nth - 1].child == e->child &&
+			       !p->e[i - nth - 1].is_dotdot)
+				nth++;
 			ch = im_find(r->imap, e->child, &bit);
 			if (!in_use(ch, bit)) {
-				say_entry(r, PR_RP_DIR_ENTRY_BAD_INO, dir,
-					  e->child, 0);
+				say_entry(r, ch ? PR_RP_DIR_ENTRY_BAD_INO :
+					  PR_RP_DIR_ENTRY_NO_INO, dir,
+					  e->child, nth, 0);
 				continue;
 			}
 			if (ftype && e->ftype != ch->ftype[bit]) {
@@ -170,7 +188,7 @@ static void walk(struct p6 *p)
 			}
 			if ((ch->reached >> bit) & 1) {
 				say_entry(r, PR_RP_MULTIPLY_LINKED_DIR, dir,
-					  e->child, 0);
+					  e->child, nth, 0);
 				continue;
 			}
 			{
@@ -178,9 +196,15 @@ static void walk(struct p6 *p)
 				struct im_chunk *pch;
 				unsigned pbit;
 
-				if (dd != dir)
+				if (dd == NULLFSINO) {
+					/* a rebuilt directory gets one anyway */
+					if (!((ch->rebuild >> bit) & 1))
+						say_entry(r, PR_RP_DOTDOT_MISSING,
+							  dir, e->child, nth, 0);
+				} else if (dd != dir) {
 					say_entry(r, PR_RP_BAD_DOTDOT, dir,
-						  e->child, dd);
+						  e->child, nth, dd);
+				}
 				/* the entry, the subdir's ".", its ".." here */
 				ch->counted[bit] += 2;
 				pch = im_find(r->imap, dir, &pbit);

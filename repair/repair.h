@@ -70,11 +70,21 @@ struct rp_ag {
 	struct ag_summary	sum;		/* ag_check()'s counts */
 	bool			hdr_bad;	/* AGF/AGI/sb unusable: AG skipped */
 	bool			bno_walked, rmap_walked, refc_walked;
-	bool			ino_walked;
+	bool			ino_walked, cnt_walked;
+	uint64_t		cnt_free;	/* free blocks the cntbt lists */
+	uint32_t		cnt_longest;
 	struct sm_list		disk_rmaps;	/* the rmapbt's records */
 	struct sm_refc_list	disk_refcs;	/* the refcountbt's records */
 	uint32_t		unlinked[XFS_AGI_UNLINKED_BUCKETS];
+	/* for inode discovery (discover.c) */
+	xfs_agino_t		*fino_seeds;	/* finobt chunks the inobt lacks */
+	size_t			nfino_seeds;
+	struct fs_findings	deferred;	/* rmapbt inode chunks unexplained */
+	xfs_agino_t		*found;		/* chunks discovery found */
+	size_t			nfound, capfound;
 };
+
+struct rtmap;
 
 struct repair {
 	struct repair_opts	o;
@@ -83,6 +93,7 @@ struct repair {
 	struct rp_ag		*ags;		/* agcount of them */
 	struct spacemap		*smap;		/* observed owners, per AG */
 	struct inomap		*imap;		/* every inode seen */
+	struct rtmap		*rtmap;		/* realtime claims (rt.c) */
 	/* set by the phases */
 	bool			bad_ino_btree;	/* phases 6 and 7 skipped */
 	bool			log_dirty;
@@ -98,6 +109,12 @@ void rp_check_max_lsn(struct repair *r);
 
 /* agscan.c: what each AG's headers and trees claim, into the space map. */
 void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno);
+
+/* rt.c: realtime claims, checked after phase 4. */
+struct fs_extents;
+void rp_rt_claim(struct repair *r, xfs_ino_t ino, const struct fs_extents *el);
+void rp_rt_check(struct repair *r);
+void rp_rt_free(struct repair *r);
 
 /* Phases (phase1.c ... phase7.c). */
 int phase1(struct repair *r);

@@ -162,11 +162,15 @@ static void free_state(struct repair *r)
 		for (unsigned i = 0; i < r->fs->geo.agcount; i++) {
 			sm_list_free(&r->ags[i].disk_rmaps);
 			sm_refc_free(&r->ags[i].disk_refcs);
+			findings_free(&r->ags[i].deferred);
+			free(r->ags[i].fino_seeds);
+			free(r->ags[i].found);
 		}
 		free(r->ags);
 	}
 	sm_destroy(r->smap);
 	im_destroy(r->imap);
+	rp_rt_free(r);
 	r->ags = NULL;
 	r->smap = NULL;
 	r->imap = NULL;
@@ -223,6 +227,7 @@ int main(int argc, char **argv)
 	prog_phase_end(4);
 	phase5(&r);	/* compares what phase 5 would rebuild */
 	printf("No modify flag set, skipping phase 5\n");
+	rp_rt_check(&r);
 	prog_phase_end(5);
 	if (!r.bad_ino_btree) {
 		phase6(&r);

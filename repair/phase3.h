@@ -1,0 +1,44 @@
+/*
+ * Phase 3's inode processing, shared by the inobt scan (phase3.c) and
+ * the discovery of chunks the inobt does not list (discover.c).
+ */
+#ifndef XK_REPAIR_PHASE3_H
+#define XK_REPAIR_PHASE3_H
+
+#include "repair.h"
+
+/* One AG's work state (one thread at a time). */
+struct p3ag {
+	struct repair		*r;
+	xfs_agnumber_t		agno;
+	struct rp_out		*out;		/* NULL: print directly */
+	struct fs_findings	fl;
+	struct im_edges		edges;
+	/* the inode being looked at */
+	xfs_ino_t		ino;
+	bool			attr;		/* fork being mapped */
+	uint64_t		bmbt_blocks[2];	/* per fork */
+	bool			count_bad[2];	/* btree fork's counter wrong */
+	uint64_t		count_found[2];
+};
+
+void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
+	       struct rp_out *out);
+void p3ag_fini(struct p3ag *c);
+
+/*
+ * Check one inode of chunk ch (its raw bytes).  A discovered chunk has no
+ * inobt record: what is free is what the disk says is free.
+ */
+void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
+		      const uint8_t *raw, bool discovered);
+/* Every inode of a chunk that holes does not leave out. */
+void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes,
+		      bool discovered);
+/* Mark the inodes on an AG's unlinked lists. */
+void p3_walk_unlinked(struct repair *r, xfs_agnumber_t agno);
+
+/* discover.c: chunks outside the inobt that entries point into. */
+void rp_discover(struct repair *r);
+
+#endif
