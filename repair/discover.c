@@ -263,17 +263,22 @@ void rp_discover(struct repair *r)
 {
 	const struct fs_geom *g = &r->fs->geo;
 	struct cands c = { 0 };
-	size_t scanned = 0;
+	size_t scanned = 0, dscanned = 0;
 	bool first = true;
 
 	for (;;) {
 		const struct im_edge *e = r->imap->edges.v;
-		size_t n = r->imap->edges.n;
+		const struct im_dir *dv = r->imap->dirs;
+		size_t n = r->imap->edges.n, nd = r->imap->ndirs;
 
 		c.n = 0;
 		for (size_t i = scanned; i < n; i++)
 			cand_add(r, &c, e[i].child);
+		for (size_t i = dscanned; i < nd; i++)
+			if (dv[i].dotdot != NULLFSINO)
+				cand_add(r, &c, dv[i].dotdot);
 		scanned = n;
+		dscanned = nd;
 		if (first) {
 			for (xfs_agnumber_t agno = 0; agno < g->agcount; agno++) {
 				const struct rp_ag *ag = &r->ags[agno];
@@ -295,7 +300,7 @@ void rp_discover(struct repair *r)
 		for (size_t i = 0; i < c.n; i++)
 			if (!i || c.v[i] != c.v[i - 1])
 				discover_one(r, c.v[i]);
-		if (r->imap->edges.n == scanned)
+		if (r->imap->edges.n == scanned && r->imap->ndirs == dscanned)
 			break;
 	}
 	free(c.v);

@@ -37,6 +37,7 @@ void im_destroy(struct inomap *im)
 		free(im->ags[i].v);
 	free(im->ags);
 	im_edges_free(&im->edges);
+	free(im->dirs);
 	pthread_mutex_destroy(&im->lock);
 	free(im);
 }
@@ -44,7 +45,8 @@ void im_destroy(struct inomap *im)
 size_t im_bytes(const struct inomap *im)
 {
 	size_t b = sizeof(*im) + im->agcount * sizeof(*im->ags) +
-		   im->edges.cap * sizeof(struct im_edge);
+		   im->edges.cap * sizeof(struct im_edge) +
+		   im->capdirs * sizeof(struct im_dir);
 
 	for (unsigned i = 0; i < im->agcount; i++)
 		b += im->ags[i].cap * sizeof(struct im_chunk);
@@ -122,8 +124,7 @@ struct im_chunk *im_find(const struct inomap *im, xfs_ino_t ino,
 	return &ag->v[lo - 1];
 }
 
-int im_edges_add(struct im_edges *e, xfs_ino_t parent, xfs_ino_t child,
-		 uint8_t ftype, bool is_dotdot)
+int im_edges_add(struct im_edges *e, xfs_ino_t child, uint8_t ftype)
 {
 	if (e->n == e->cap) {
 		size_t ncap = e->cap ? e->cap * 2 : 64;
@@ -134,27 +135,8 @@ int im_edges_add(struct im_edges *e, xfs_ino_t parent, xfs_ino_t child,
 		e->v = nv;
 		e->cap = ncap;
 	}
-	e->v[e->n++] = (struct im_edge){ parent, child, ftype, is_dotdot };
+	e->v[e->n++] = (struct im_edge){ child, ftype };
 	return 0;
-}
-
-void im_edges_splice(struct inomap *im, struct im_edges *local)
-{
-	if (!local->n)
-		return;
-	pthread_mutex_lock(&im->lock);
-	if (!im->edges.n && !im->edges.v) {
-		im->edges = *local;
-		memset(local, 0, sizeof(*local));
-	} else {
-		for (size_t i = 0; i < local->n; i++)
-			if (im_edges_add(&im->edges, local->v[i].parent,
-					 local->v[i].child, local->v[i].ftype,
-					 local->v[i].is_dotdot))
-				break;
-		local->n = 0;
-	}
-	pthread_mutex_unlock(&im->lock);
 }
 
 void im_edges_free(struct im_edges *e)
@@ -163,20 +145,74 @@ void im_edges_free(struct im_edges *e)
 	memset(e, 0, sizeof(*e));
 }
 
-static int edge_cmp(const void *pa, const void *pb)
+int im_dir_add(struct inomap *im, xfs_ino_t dir, xfs_ino_t dotdot,
+	       struct im_edges *local)
 {
-	const struct im_edge *a = pa, *b = pb;
+	struct im_edges *e = &im->edges;
+	int err = 0;
 
-	if (a->parent != b->parent)
-		return a->parent < b->parent ? -1 : 1;
-	if (a->is_dotdot != b->is_dotdot)
-		return a->is_dotdot ? -1 : 1;
-	return a->child < b->child ? -1 : a->child > b->child;
+	pthread_mutex_lock(&im->lock);
+	if (im->ndirs == im->capdirs) {
+		size_t ncap = im->capdirs ? im->capdirs * 2 : 64;
+		struct im_dir *nv = realloc(im->dirs, ncap * sizeof(*nv));
+
+		if (!nv) {
+			err = -ENOMEM;
+			goto out;
+		}
+		im->dirs = nv;
+		im->capdirs = ncap;
+	}
+	if (e->n + local->n > e->cap) {
+		size_t ncap = e->cap ? e->cap : 1024;
+		struct im_edge *nv;
+
+		while (ncap < e->n + local->n)
+			ncap *= 2;
+		nv = realloc(e->v, ncap * sizeof(*nv));
+		if (!nv) {
+			err = -ENOMEM;
+			goto out;
+		}
+		e->v = nv;
+		e->cap = ncap;
+	}
+	if (local->n)
+		memcpy(e->v + e->n, local->v, local->n * sizeof(*e->v));
+	im->dirs[im->ndirs++] = (struct im_dir){ dir, dotdot, e->n, local->n };
+	e->n += local->n;
+	im->dirs_sorted = false;
+out:
+	pthread_mutex_unlock(&im->lock);
+	local->n = 0;
+	return err;
 }
 
-void im_edges_sort(struct inomap *im)
+static int dir_cmp(const void *pa, const void *pb)
 {
-	if (im->edges.n > 1)
-		qsort(im->edges.v, im->edges.n, sizeof(*im->edges.v),
-		      edge_cmp);
+	const struct im_dir *a = pa, *b = pb;
+
+	return a->dir < b->dir ? -1 : a->dir > b->dir;
+}
+
+void im_dirs_sort(struct inomap *im)
+{
+	if (!im->dirs_sorted && im->ndirs > 1)
+		qsort(im->dirs, im->ndirs, sizeof(*im->dirs), dir_cmp);
+	im->dirs_sorted = true;
+}
+
+const struct im_dir *im_dir_find(const struct inomap *im, xfs_ino_t dir)
+{
+	size_t lo = 0, hi = im->ndirs;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (im->dirs[mid].dir < dir)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < im->ndirs && im->dirs[lo].dir == dir ? &im->dirs[lo] : NULL;
 }

@@ -7,12 +7,13 @@
  * by the inobt, in use on disk, directories, on an unlinked list,
  * reached from the root -- and per inode its on-disk link count, the
  * links counted in the namespace and its file type.  About 10 bytes an
- * inode.  Directory entries are kept as (parent, child) edges, and each
- * directory's ".." as (dir, parent), for the namespace walk.
+ * inode.  Directory entries are kept as (child, type), 16 bytes each, a
+ * directory's together, and per directory its ".." and where its entries
+ * are, for the namespace walk.
  *
  * Phase 3 fills it from one thread per AG (a chunk record belongs to its
- * AG's thread; edges are appended in batches under a lock); phases 6
- * and 7 read it from one thread.
+ * AG's thread; a directory's entries are appended at once under a lock);
+ * phases 6 and 7 read it from one thread.
  */
 #ifndef XK_REPAIR_INOMAP_H
 #define XK_REPAIR_INOMAP_H
@@ -43,12 +44,10 @@ struct im_ag {
 	size_t		n, cap;
 };
 
-/* A directory entry (child) or a ".." (is_dotdot). */
+/* A directory entry: the inode it names and the type it says. */
 struct im_edge {
-	xfs_ino_t	parent;
 	xfs_ino_t	child;
 	uint8_t		ftype;		/* as the entry says (0: unknown) */
-	bool		is_dotdot;
 };
 
 struct im_edges {
@@ -56,12 +55,23 @@ struct im_edges {
 	size_t		n, cap;
 };
 
+/* A directory: its ".." and where its entries are in the edge array. */
+struct im_dir {
+	xfs_ino_t	dir;
+	xfs_ino_t	dotdot;		/* NULLFSINO: none was read */
+	size_t		first;		/* index in inomap.edges */
+	size_t		n;
+};
+
 struct inomap {
 	const struct fs_geom	*g;
 	unsigned		agcount;
 	struct im_ag		*ags;
-	pthread_mutex_t		lock;	/* for edges */
-	struct im_edges		edges;
+	pthread_mutex_t		lock;	/* for edges and dirs */
+	struct im_edges		edges;	/* every entry, a directory's together */
+	struct im_dir		*dirs;
+	size_t			ndirs, capdirs;
+	bool			dirs_sorted;
 };
 
 struct inomap *im_create(const struct fs_geom *g);
@@ -78,12 +88,19 @@ void im_sort(struct inomap *im, xfs_agnumber_t agno);
 struct im_chunk *im_find(const struct inomap *im, xfs_ino_t ino,
 			 unsigned *bit);
 
-/* A batch of edges from one directory, appended under the lock. */
-int im_edges_add(struct im_edges *e, xfs_ino_t parent, xfs_ino_t child,
-		 uint8_t ftype, bool is_dotdot);
-void im_edges_splice(struct inomap *im, struct im_edges *local);
+/* One entry, into a thread's own list (for im_dir_add). */
+int im_edges_add(struct im_edges *e, xfs_ino_t child, uint8_t ftype);
 void im_edges_free(struct im_edges *e);
-/* Sort all edges by parent, children and ".." alike. */
-void im_edges_sort(struct inomap *im);
+/*
+ * A directory's entries (in the order its blocks give them, which is the
+ * order dir_iterate gives) and its "..", appended under the lock; local
+ * is emptied.  Each directory is added once.
+ */
+int im_dir_add(struct inomap *im, xfs_ino_t dir, xfs_ino_t dotdot,
+	       struct im_edges *local);
+/* Sort the directories by inode number (once they are all added). */
+void im_dirs_sort(struct inomap *im);
+/* A directory's record, or NULL (after im_dirs_sort). */
+const struct im_dir *im_dir_find(const struct inomap *im, xfs_ino_t dir);
 
 #endif

@@ -461,6 +461,7 @@ void phase2(struct repair *r)
 	rp_log(NULL, "        - zero log...\n");
 	prog_set(PROG_ZERO_LOG, r->fs->sb.logblocks);
 	rp_check_log(r);
+	prog_end();
 	if (!r->o.no_modify)
 		return;
 
@@ -478,6 +479,7 @@ void phase2(struct repair *r)
 	}
 	rp_run_ags(r, scan_ag, &p);
 	rp_seq_fini(&p.seq);
+	prog_end();
 	check_counters(r);
 	check_root_chunk(r);
 }

@@ -240,6 +240,8 @@ static enum verdict flush(struct p3ag *c, uint16_t mode,
 {
 	enum verdict worst = V_NOTE;
 
+	if (!c->fl.n)
+		return V_NOTE;
 	for (size_t i = 0; i < c->fl.n; i++) {
 		const struct fs_finding *f = &c->fl.v[i];
 		enum verdict v = judge ? judge(f, attr) : V_NOTE;
@@ -274,19 +276,45 @@ static enum verdict judge_content(const struct fs_finding *f, bool attr)
 	return V_NOTE;
 }
 
+/* Pass the batched claims to the space map, an AG's run at a time. */
+static void flush_claims(struct p3ag *c)
+{
+	unsigned i = 0;
+
+	while (i < c->nclaims) {
+		unsigned j = i + 1;
+
+		while (j < c->nclaims && c->claim_ag[j] == c->claim_ag[i])
+			j++;
+		sm_add_batch(c->r->smap, c->claim_ag[i], &c->claims[i], j - i);
+		i = j;
+	}
+	c->nclaims = 0;
+}
+
+static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
+		  uint64_t offset)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+
+	if (c->nclaims == P3_CLAIMS)
+		flush_claims(c);
+	c->claim_ag[c->nclaims] = fsb_to_agno(g, fsb);
+	c->claims[c->nclaims++] = (struct sm_rec){ fsb_to_agbno(g, fsb),
+						   (uint32_t)len, c->ino,
+						   offset };
+}
+
 static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e,
 			 bool attr)
 {
-	const struct fs_geom *g = &c->r->fs->geo;
 	uint64_t off = e->br_startoff;
 
 	if (e->br_unwritten)
 		off |= XFS_RMAP_OFF_UNWRITTEN;
 	if (attr)
 		off |= XFS_RMAP_OFF_ATTR_FORK;
-	sm_add(c->r->smap, fsb_to_agno(g, e->br_startblock),
-	       fsb_to_agbno(g, e->br_startblock), (uint32_t)e->br_blockcount,
-	       c->ino, off);
+	claim(c, e->br_startblock, e->br_blockcount, off);
 }
 
 static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
@@ -297,9 +325,8 @@ static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
 	(void)level;
 	c->bmbt_blocks[c->attr]++;
 	if (fsb_valid(g, fsb))
-		sm_add(c->r->smap, fsb_to_agno(g, fsb), fsb_to_agbno(g, fsb), 1,
-		       c->ino, XFS_RMAP_OFF_BMBT_BLOCK |
-		       (c->attr ? XFS_RMAP_OFF_ATTR_FORK : 0));
+		claim(c, fsb, 1, XFS_RMAP_OFF_BMBT_BLOCK |
+		      (c->attr ? XFS_RMAP_OFF_ATTR_FORK : 0));
 	return 0;
 }
 
@@ -325,10 +352,10 @@ static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
 	if (namelen == 1 && name[0] == '.')
 		return 0;
 	if (namelen == 2 && name[0] == '.' && name[1] == '.') {
-		im_edges_add(&d->c->edges, d->dir, ino, 0, true);
+		d->c->dotdot = ino;
 		return 0;
 	}
-	im_edges_add(&d->c->edges, d->dir, ino, (uint8_t)ftype, false);
+	im_edges_add(&d->c->edges, ino, (uint8_t)ftype);
 	return 0;
 }
 
@@ -350,6 +377,9 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		struct dir_ctx d = { c, ip->ino };
 		unsigned before = c->fl.nerrors;
 		bool damaged;
+
+		c->dotdot = NULLFSINO;
+		c->edges.n = 0;
 
 		dir_check(fs, ip, del, dir_entry, &d, &c->fl);
 		damaged = c->fl.nerrors > before;
@@ -526,8 +556,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		c->edges.n = 0;
 		goto out;
 	}
-	if (c->edges.n)
-		im_edges_splice(r->imap, &c->edges);
+	if (inode_is_dir(&ip))
+		im_dir_add(r->imap, c->ino, c->dotdot, &c->edges);
 out:
 	extents_free(&del);
 	extents_free(&ael);
@@ -628,7 +658,7 @@ void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
 
 void p3ag_fini(struct p3ag *c)
 {
-	im_edges_splice(c->r->imap, &c->edges);
+	flush_claims(c);
 	im_edges_free(&c->edges);
 	findings_free(&c->fl);
 }
@@ -658,6 +688,8 @@ void phase3(struct repair *r)
 
 	rp_log(NULL, "Phase 3 - for each AG...\n");
 	rp_log(NULL, "        - scan (but don't clear) agi unlinked lists...\n");
+	prog_set(PROG_SCAN_UNLINKED, r->fs->geo.agcount);
+	prog_end();
 	rp_log(NULL, "        - process known inodes and perform inode discovery...\n");
 	r->imap = im_create(&r->fs->geo);
 	if (!r->imap || rp_seq_init(&p.seq, r->fs->geo.agcount))
@@ -667,8 +699,11 @@ void phase3(struct repair *r)
 	prog_set(PROG_PROCESS_INODES, total);
 	rp_run_ags(r, scan_ag, &p);
 	rp_seq_fini(&p.seq);
+	prog_end();
 	rp_log(NULL, "        - process newly discovered inodes...\n");
+	prog_set(PROG_NEW_INODES, r->fs->geo.agcount);
 	rp_discover(r);
+	prog_end();
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
 		p3_walk_unlinked(r, agno);
 }

@@ -13,18 +13,24 @@ struct p3ag {
 	xfs_agnumber_t		agno;
 	struct rp_out		*out;		/* NULL: print directly */
 	struct fs_findings	fl;
-	struct im_edges		edges;
+	struct im_edges		edges;		/* the directory being read */
+	xfs_ino_t		dotdot;		/* its "..", or NULLFSINO */
 	/* the inode being looked at */
 	xfs_ino_t		ino;
 	bool			attr;		/* fork being mapped */
 	uint64_t		bmbt_blocks[2];	/* per fork */
 	bool			count_bad[2];	/* btree fork's counter wrong */
+	/* claims on their way to the space map, a batch at a time */
+#define P3_CLAIMS	512
+	struct sm_rec		claims[P3_CLAIMS];
+	uint32_t		claim_ag[P3_CLAIMS];
+	unsigned		nclaims;
 	uint64_t		count_found[2];
 };
 
 void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
 	       struct rp_out *out);
-void p3ag_fini(struct p3ag *c);
+void p3ag_fini(struct p3ag *c);	/* flushes the claims */
 
 /*
  * Check one inode of chunk ch (its raw bytes).  A discovered chunk has no

@@ -132,20 +132,26 @@ static void check_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	sm_sort(r->smap, agno);
 	sm_overlaps(r->smap, agno, conflict, &c);
 	free(c.named);
-	prog_add(agno, 1);
+	prog_add(agno, r->ags[agno].sum.icount);
 	rp_seq_done(&p->seq, agno);
 }
 
 void phase4(struct repair *r)
 {
 	struct p4 p;
+	uint64_t total = 0;
 
 	rp_log(NULL, "Phase 4 - check for duplicate blocks...\n");
 	rp_log(NULL, "        - setting up duplicate extent list...\n");
+	prog_set(PROG_SETUP_DUPS, r->fs->geo.agcount);
+	prog_end();
 	rp_log(NULL, "        - check for inodes claiming duplicate blocks...\n");
 	if (rp_seq_init(&p.seq, r->fs->geo.agcount))
 		rp_fatal(r, "out of memory\n");
-	prog_set(PROG_DUP_INODES, r->fs->geo.agcount);
+	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
+		total += r->ags[agno].sum.icount;
+	prog_set(PROG_DUP_INODES, total);
 	rp_run_ags(r, check_ag, &p);
 	rp_seq_fini(&p.seq);
+	prog_end();
 }

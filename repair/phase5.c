@@ -221,10 +221,8 @@ static void check_rmaps(struct p5ag *c)
 	struct sm_list obs;
 
 	sm_list_init(&obs);
-	if (!sm_derive_rmaps(c->r->smap, c->agno, &obs)) {
-		sm_normalize(&ag->disk_rmaps);
+	if (!sm_derive_rmaps(c->r->smap, c->agno, &obs))
 		sm_diff(&obs, &ag->disk_rmaps, rmap_diff, c);
-	}
 	sm_list_free(&obs);
 }
 
@@ -283,7 +281,6 @@ static void check_refcounts(struct p5ag *c)
 		rp_say(c->out, PR_RP_REFC_COW_LEFTOVER, &a);
 	}
 	sm_refc_init(&obs);
-	sm_normalize(&ag->disk_rmaps);
 	for (size_t i = 0; i < ag->disk_rmaps.n; i++)
 		if (ag->disk_rmaps.v[i].len > c->disk_maxlen)
 			c->disk_maxlen = ag->disk_rmaps.v[i].len;
@@ -308,6 +305,8 @@ static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 
 	if (complete)
 		check_free(&c);
+	if (complete && g->has_rmapbt && ag->rmap_walked)
+		sm_normalize(&ag->disk_rmaps);	/* both checks use it */
 	if (complete && g->has_rmapbt && ag->rmap_walked)
 		check_rmaps(&c);
 	if (complete && g->has_reflink && ag->refc_walked)

@@ -3,12 +3,13 @@
  *
  * What it checks: from the root directory, every directory entry phase 3
  * collected is followed once -- each must name an inode in use (else the
- * entry would be junked), a directory must be entered in one directory
- * only and its ".." must name that directory, and the entry's file type
- * must be the inode's.  Every inode in use that no path from the root
- * reaches is disconnected (the reference would move it to lost+found):
- * first the tops of disconnected directory trees, whose subtrees are then
- * walked as well, then whatever is left.
+ * entry would be junked: a free inode, or one that does not exist), a
+ * directory must be entered in one directory only and its ".." must name
+ * that directory, and the entry's file type must be the inode's.  Every
+ * inode in use that no path from the root reaches is disconnected (the
+ * reference would move it to lost+found): first the tops of disconnected
+ * directory trees, whose subtrees are then walked as well, then whatever
+ * is left.
  *
  * What it builds for phase 7: im_chunk.counted[], the links each inode
  * would have -- one per entry naming it, plus, for a directory, its "."
@@ -17,111 +18,42 @@
  *
  * What stays true: the walk is iterative (a queue), so a deep or cyclic
  * tree cannot exhaust the stack, and each directory is expanded once.
+ * Entry names are only needed for messages: a directory with something
+ * to report is read once more, and its entries are matched with the
+ * problems by position (phase 3 kept them in the order its blocks give
+ * them) -- so a directory of a million bad entries costs one read, not a
+ * million.
  */
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
 #include "dir.h"
+#include "progress.h"
 #include "repair.h"
+
+/* A problem with one entry of the directory being expanded. */
+struct p6_prob {
+	size_t		pos;		/* entry index in the directory */
+	xfs_ino_t	child;
+	enum fs_problem	code;
+	uint64_t	expected;	/* the ".." a subdirectory has */
+	uint64_t	ftype_found, ftype_want;
+};
 
 struct p6 {
 	struct repair		*r;
-	const struct im_edge	*e;
-	size_t			ne;
 	xfs_ino_t		*queue;
 	size_t			qhead, qtail, qcap;
+	struct p6_prob		*probs;
+	size_t			nprobs, capprobs;
 };
 
-/* The first edge of a parent in the sorted edges, or ne. */
-static size_t first_edge(const struct p6 *p, xfs_ino_t parent)
-{
-	size_t lo = 0, hi = p->ne;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->e[mid].parent < parent)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* The ".." a directory's entries say, or NULLFSINO. */
+/* The ".." a directory's blocks say, or NULLFSINO. */
 static xfs_ino_t dotdot_of(const struct p6 *p, xfs_ino_t dir)
 {
-	size_t i = first_edge(p, dir);
+	const struct im_dir *d = im_dir_find(p->r->imap, dir);
 
-	if (i < p->ne && p->e[i].parent == dir && p->e[i].is_dotdot)
-		return p->e[i].child;
-	return NULLFSINO;
-}
-
-struct name_find {
-	xfs_ino_t	child;
-	unsigned	skip;		/* matches to pass over first */
-	char		name[256];
-	bool		found;
-	bool		shortform;	/* the directory is short form */
-};
-
-static int name_cb(void *priv, const uint8_t *name, unsigned namelen,
-		   xfs_ino_t ino, unsigned ftype)
-{
-	struct name_find *f = priv;
-
-	(void)ftype;
-	if (ino != f->child || (namelen <= 2 && name[0] == '.' &&
-				(namelen == 1 || name[1] == '.')))
-		return 0;
-	if (f->skip) {
-		f->skip--;
-		return 0;
-	}
-	memcpy(f->name, name, namelen);
-	f->name[namelen] = '\0';
-	f->found = true;
-	return 1;
-}
-
-/*
- * The name under which dir lists child for the nth time (from 0), for
- * messages (read again: this is only done for entries that are
- * reported).  Entries come in the order dir_iterate gives them in phase
- * 3 as well, so the nth edge from dir to child is the nth such entry.
- */
-static void entry_name(struct repair *r, xfs_ino_t dir, xfs_ino_t child,
-		       unsigned nth, struct name_find *f)
-{
-	struct fs_inode ip;
-
-	memset(f, 0, sizeof(*f));
-	f->child = child;
-	f->skip = nth;
-	if (inode_read(r->fs, dir, &ip, NULL))
-		return;
-	f->shortform = ip.format == XFS_DINODE_FMT_LOCAL;
-	dir_iterate(r->fs, &ip, NULL, name_cb, f, NULL);
-	inode_release(&ip);
-	if (!f->found)
-		strcpy(f->name, "?");
-}
-
-static void say_entry(struct repair *r, enum fs_problem code, xfs_ino_t dir,
-		      xfs_ino_t child, unsigned nth, uint64_t expected)
-{
-	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
-	struct name_find f;
-
-	entry_name(r, dir, child, nth, &f);
-	if (f.shortform)
-		a.field = "shortform";
-	a.obj.ino = child;
-	a.found = dir;
-	a.expected = expected;
-	a.s1 = f.name;
-	rp_say(NULL, code, &a);
+	return d ? d->dotdot : NULLFSINO;
 }
 
 static void push(struct p6 *p, xfs_ino_t ino)
@@ -138,9 +70,100 @@ static void push(struct p6 *p, xfs_ino_t ino)
 	p->queue[p->qtail++] = ino;
 }
 
+static void add_prob(struct p6 *p, size_t pos, xfs_ino_t child,
+		     enum fs_problem code, uint64_t expected)
+{
+	struct p6_prob *x;
+
+	if (p->nprobs == p->capprobs) {
+		size_t ncap = p->capprobs ? p->capprobs * 2 : 16;
+		struct p6_prob *nv = realloc(p->probs, ncap * sizeof(*nv));
+
+		if (!nv)
+			return;
+		p->probs = nv;
+		p->capprobs = ncap;
+	}
+	x = &p->probs[p->nprobs++];
+	memset(x, 0, sizeof(*x));
+	x->pos = pos;
+	x->child = child;
+	x->code = code;
+	x->expected = expected;
+}
+
 static bool in_use(const struct im_chunk *ch, unsigned bit)
 {
 	return ch && ((ch->used >> bit) & 1) && !((ch->cleared >> bit) & 1);
+}
+
+/* Names of the problem entries, read in one pass over the directory. */
+struct names {
+	struct p6	*p;
+	size_t		pos;		/* entries seen so far, dots excluded */
+	size_t		next;		/* next problem to name */
+	char		(*name)[256];
+};
+
+static int names_cb(void *priv, const uint8_t *name, unsigned namelen,
+		    xfs_ino_t ino, unsigned ftype)
+{
+	struct names *n = priv;
+	struct p6 *p = n->p;
+
+	(void)ftype;
+	if (namelen <= 2 && name[0] == '.' && (namelen == 1 || name[1] == '.'))
+		return 0;
+	/* problems are in position order; several may share a position */
+	while (n->next < p->nprobs && p->probs[n->next].pos == n->pos) {
+		if (p->probs[n->next].child == ino) {
+			memcpy(n->name[n->next], name, namelen);
+			n->name[n->next][namelen] = '\0';
+		}
+		n->next++;
+	}
+	n->pos++;
+	return n->next < p->nprobs ? 0 : 1;
+}
+
+static void report_dir(struct p6 *p, xfs_ino_t dir)
+{
+	struct repair *r = p->r;
+	struct names n = { .p = p };
+	struct fs_inode ip;
+	bool shortform = false;
+
+	n.name = calloc(p->nprobs, sizeof(*n.name));
+	if (!n.name)
+		goto out;
+	for (size_t i = 0; i < p->nprobs; i++)
+		strcpy(n.name[i], "?");
+	if (!inode_read(r->fs, dir, &ip, NULL)) {
+		shortform = ip.format == XFS_DINODE_FMT_LOCAL;
+		dir_iterate(r->fs, &ip, NULL, names_cb, &n, NULL);
+		inode_release(&ip);
+	}
+	for (size_t i = 0; i < p->nprobs; i++) {
+		const struct p6_prob *x = &p->probs[i];
+		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		a.obj.ino = x->child;
+		if (x->code == PR_RP_BAD_FTYPE) {
+			a.found = x->ftype_found;
+			a.expected = x->ftype_want;
+			a.v2 = dir;
+		} else {
+			a.found = dir;
+			a.expected = x->expected;
+			a.s1 = n.name[i];
+			if (shortform)
+				a.field = "shortform";
+		}
+		rp_say(NULL, x->code, &a);
+	}
+	free(n.name);
+out:
+	p->nprobs = 0;
 }
 
 /* Walk every directory reachable from the queue. */
@@ -151,35 +174,30 @@ static void walk(struct p6 *p)
 
 	while (p->qhead < p->qtail) {
 		xfs_ino_t dir = p->queue[p->qhead++];
+		const struct im_dir *d = im_dir_find(r->imap, dir);
+		struct im_chunk *dch;
+		unsigned dbit;
 
-		for (size_t i = first_edge(p, dir);
-		     i < p->ne && p->e[i].parent == dir; i++) {
-			const struct im_edge *e = &p->e[i];
+		if (!d)
+			continue;
+		dch = im_find(r->imap, dir, &dbit);
+		for (size_t k = 0; k < d->n; k++) {
+			const struct im_edge *e = &r->imap->edges.v[d->first + k];
 			struct im_chunk *ch;
-			unsigned bit, nth = 0;
+			unsigned bit;
 
-			if (e->is_dotdot)
-				continue;
-			/* the how-manieth entry of dir naming this child */
-			while (nth < i - first_edge(p, dir) &&
-			       p->e[i - nth - 1].child == e->child &&
-			       !p->e[i - nth - 1].is_dotdot)
-				nth++;
 			ch = im_find(r->imap, e->child, &bit);
 			if (!in_use(ch, bit)) {
-				say_entry(r, ch ? PR_RP_DIR_ENTRY_BAD_INO :
-					  PR_RP_DIR_ENTRY_NO_INO, dir,
-					  e->child, nth, 0);
+				add_prob(p, k, e->child, ch ?
+					 PR_RP_DIR_ENTRY_BAD_INO :
+					 PR_RP_DIR_ENTRY_NO_INO, 0);
 				continue;
 			}
 			if (ftype && e->ftype != ch->ftype[bit]) {
-				struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
-
-				a.obj.ino = e->child;
-				a.found = e->ftype;
-				a.expected = ch->ftype[bit];
-				a.v2 = dir;
-				rp_say(NULL, PR_RP_BAD_FTYPE, &a);
+				add_prob(p, k, e->child, PR_RP_BAD_FTYPE, 0);
+				p->probs[p->nprobs - 1].ftype_found = e->ftype;
+				p->probs[p->nprobs - 1].ftype_want =
+					ch->ftype[bit];
 			}
 			if (!((ch->isdir >> bit) & 1)) {
 				ch->counted[bit]++;
@@ -187,33 +205,32 @@ static void walk(struct p6 *p)
 				continue;
 			}
 			if ((ch->reached >> bit) & 1) {
-				say_entry(r, PR_RP_MULTIPLY_LINKED_DIR, dir,
-					  e->child, nth, 0);
+				add_prob(p, k, e->child,
+					 PR_RP_MULTIPLY_LINKED_DIR, 0);
 				continue;
 			}
 			{
 				xfs_ino_t dd = dotdot_of(p, e->child);
-				struct im_chunk *pch;
-				unsigned pbit;
 
 				if (dd == NULLFSINO) {
 					/* a rebuilt directory gets one anyway */
 					if (!((ch->rebuild >> bit) & 1))
-						say_entry(r, PR_RP_DOTDOT_MISSING,
-							  dir, e->child, nth, 0);
+						add_prob(p, k, e->child,
+							 PR_RP_DOTDOT_MISSING, 0);
 				} else if (dd != dir) {
-					say_entry(r, PR_RP_BAD_DOTDOT, dir,
-						  e->child, nth, dd);
+					add_prob(p, k, e->child,
+						 PR_RP_BAD_DOTDOT, dd);
 				}
 				/* the entry, the subdir's ".", its ".." here */
 				ch->counted[bit] += 2;
-				pch = im_find(r->imap, dir, &pbit);
-				if (pch)
-					pch->counted[pbit]++;
+				if (dch)
+					dch->counted[dbit]++;
 			}
 			ch->reached |= 1ull << bit;
 			push(p, e->child);
 		}
+		if (p->nprobs)
+			report_dir(p, dir);
 	}
 }
 
@@ -308,9 +325,7 @@ void phase6(struct repair *r)
 
 	rp_log(NULL, "Phase 6 - check inode connectivity...\n");
 	rp_log(NULL, "        - traversing filesystem ...\n");
-	im_edges_sort(r->imap);
-	p.e = r->imap->edges.v;
-	p.ne = r->imap->edges.n;
+	im_dirs_sort(r->imap);
 	mark_metadata(r);
 
 	ch = im_find(r->imap, root, &bit);
@@ -343,4 +358,5 @@ void phase6(struct repair *r)
 	rp_log(NULL, "        - moving disconnected inodes to lost+found ...\n");
 	find_disconnected(&p);
 	free(p.queue);
+	free(p.probs);
 }

@@ -15,7 +15,7 @@
 void phase7(struct repair *r)
 {
 	rp_log(NULL, "Phase 7 - verify link counts...\n");
-	prog_set(PROG_VERIFY_NLINKS, r->fs->geo.agcount);
+	prog_set(PROG_FIX_NLINKS, r->fs->geo.agcount);
 	for (xfs_agnumber_t agno = 0; agno < r->imap->agcount; agno++) {
 		const struct im_ag *ag = &r->imap->ags[agno];
 
@@ -41,4 +41,5 @@ void phase7(struct repair *r)
 		}
 		prog_add(agno, 1);
 	}
+	prog_end();
 }

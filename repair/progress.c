@@ -39,7 +39,6 @@ static const struct prog_desc descs[PROG_NKINDS] = {
 	[PROG_TRAVERSE_UNATTACHED] = { false, "traversing all unattached subtrees", "directories" },
 	[PROG_MOVE_DISCONNECTED] = { false, "moving disconnected inodes to lost+found", "inodes" },
 	[PROG_FIX_NLINKS] = { true, "verify and correct link counts", "allocation groups" },
-	[PROG_VERIFY_NLINKS] = { true, "verify link counts", "allocation groups" },
 };
 
 static struct {
@@ -47,6 +46,8 @@ static struct {
 	pthread_cond_t		cond;
 	pthread_t		thread;
 	bool			running;
+	bool			enabled;	/* reports asked for */
+	bool			active;		/* a kind is being counted */
 	bool			stop;
 	long			interval;
 	unsigned		nags;
@@ -143,7 +144,8 @@ static void *reporter(void *arg)
 			err = pthread_cond_timedwait(&P.cond, &P.lock, &ts);
 		if (P.stop)
 			break;
-		report_now();
+		if (P.active)
+			report_now();
 	}
 	pthread_mutex_unlock(&P.lock);
 	return NULL;
@@ -156,6 +158,7 @@ void prog_init(unsigned nags, long interval, bool enabled)
 	P.done = calloc(nags ? nags : 1, sizeof(*P.done));
 	if (!enabled || interval <= 0 || !P.done)
 		return;
+	P.enabled = true;
 	P.stop = false;
 	if (pthread_create(&P.thread, NULL, reporter, NULL) == 0)
 		P.running = true;
@@ -175,9 +178,30 @@ void prog_fini(void)
 	P.done = NULL;
 }
 
+void prog_end(void)
+{
+	const struct prog_desc *d;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	pthread_mutex_lock(&P.lock);
+	if (P.enabled && P.active) {
+		/* a finished piece of work is all done: "N of N" */
+		d = &descs[P.kind];
+		localtime_r(&now, &tm);
+		rp_log(NULL, "        - %02d:%02d:%02d: %s - %llu of %llu %s done\n",
+		       tm.tm_hour, tm.tm_min, tm.tm_sec, d->msg,
+		       (unsigned long long)P.total,
+		       (unsigned long long)P.total, d->unit);
+	}
+	P.active = false;
+	pthread_mutex_unlock(&P.lock);
+}
+
 void prog_set(enum prog_kind kind, uint64_t total)
 {
 	pthread_mutex_lock(&P.lock);
+	P.active = descs[kind].with_total;
 	P.kind = kind;
 	P.total = total;
 	for (unsigned i = 0; P.done && i < P.nags; i++)
@@ -201,12 +225,36 @@ void prog_phase_start(int phase)
 	pthread_mutex_unlock(&P.lock);
 }
 
+/*
+ * XFSKIT_REPAIR_TIMING=1: each phase's wall time in milliseconds on
+ * stderr, for benchmarks and profiling (not a reference behaviour).
+ */
+static void timing(int phase)
+{
+	static struct timespec last;
+	static int inited, on = -1;
+	struct timespec now;
+
+	if (on < 0)
+		on = getenv("XFSKIT_REPAIR_TIMING") != NULL;
+	if (!on)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (inited)
+		fprintf(stderr, "[timing] phase %d: %.1f ms\n", phase,
+			(double)(now.tv_sec - last.tv_sec) * 1e3 +
+			(double)(now.tv_nsec - last.tv_nsec) / 1e6);
+	last = now;
+	inited = 1;
+}
+
 void prog_phase_end(int phase)
 {
 	time_t now = time(NULL);
 
 	if (phase < 0 || phase > 7)
 		return;
+	timing(phase);
 	pthread_mutex_lock(&P.lock);
 	P.end[phase] = now;
 	P.end[0] = now;

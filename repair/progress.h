@@ -1,8 +1,10 @@
 /*
  * Phase timing, the -t progress reports and the -v summary, in the
  * reference's formats.  Progress reports run (as in the reference) only
- * when AGs are processed in parallel strides (-o ag_stride) and an
- * interval is set; the phases count their work with prog_add().
+ * when AGs are processed in parallel strides (-o ag_stride, or the
+ * stride chosen for a multi-disk filesystem) and an interval is set; the
+ * phases count their work with prog_add(), and each piece of work ends
+ * with prog_end(), which reports it done.
  */
 #ifndef XK_REPAIR_PROGRESS_H
 #define XK_REPAIR_PROGRESS_H
@@ -28,7 +30,6 @@ enum prog_kind {
 	PROG_TRAVERSE_UNATTACHED,
 	PROG_MOVE_DISCONNECTED,
 	PROG_FIX_NLINKS,
-	PROG_VERIFY_NLINKS,
 	PROG_NKINDS
 };
 
@@ -37,6 +38,8 @@ void prog_fini(void);
 /* Start counting a kind of work of the given total. */
 void prog_set(enum prog_kind kind, uint64_t total);
 void prog_add(unsigned agno, uint64_t n);
+/* The kind of work counted is finished: with -t, its final report. */
+void prog_end(void);
 
 void prog_phase_start(int phase);
 void prog_phase_end(int phase);

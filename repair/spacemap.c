@@ -83,6 +83,33 @@ int sm_add(struct spacemap *sm, uint32_t agno, uint32_t agbno, uint32_t len,
 	return err;
 }
 
+int sm_add_batch(struct spacemap *sm, uint32_t agno, const struct sm_rec *v,
+		 size_t n)
+{
+	struct sm_ag *ag;
+	int err = 0;
+
+	if (agno >= sm->agcount)
+		return -EINVAL;
+	ag = &sm->ags[agno];
+	pthread_mutex_lock(&ag->lock);
+	if (grow((void **)&ag->v, &ag->cap, ag->n + n, sizeof(*ag->v))) {
+		ag->enomem = true;
+		err = -ENOMEM;
+	} else {
+		for (size_t i = 0; i < n; i++) {
+			if (!v[i].len)
+				continue;
+			ag->v[ag->n++] = v[i];
+			if (v[i].len > ag->maxlen)
+				ag->maxlen = v[i].len;
+		}
+		ag->sorted = false;
+	}
+	pthread_mutex_unlock(&ag->lock);
+	return err;
+}
+
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;
@@ -247,24 +274,83 @@ static bool mergeable(const struct sm_rec *a, const struct sm_rec *b)
 	return sm_fileoff(a) + a->len == sm_fileoff(b);
 }
 
+/* Is the list in (agbno, owner, offset, len) order already? */
+static bool rec_sorted(const struct sm_list *l)
+{
+	for (size_t i = 1; i < l->n; i++)
+		if (rec_cmp(&l->v[i - 1], &l->v[i]) > 0)
+			return false;
+	return true;
+}
+
+static uint64_t run_hash(uint64_t owner, uint64_t flags)
+{
+	uint64_t h = (owner ^ (flags >> 59)) * 0x9e3779b97f4a7c15ull;
+
+	return h ^ (h >> 29);
+}
+
+/*
+ * In (agbno, owner, offset) order, the records of one owner and set of
+ * flags come in that owner's own block order, so each can only continue
+ * the latest run of its (owner, flags): a hash of those runs merges the
+ * list in one pass, in place, and the result stays in order.  (The same
+ * canonical form as sorting by owner, merging neighbours and sorting
+ * back, without the two sorts.)
+ */
 void sm_normalize(struct sm_list *l)
 {
-	size_t k = 0;
+	struct run { uint64_t owner, flags; size_t idx; } *tab;
+	size_t cap = 16, k = 0;
 
 	if (l->n < 2)
 		return;
-	qsort(l->v, l->n, sizeof(*l->v), rec_owner_cmp);
-	for (size_t i = 1; i < l->n; i++) {
-		struct sm_rec *a = &l->v[k];
-		const struct sm_rec *b = &l->v[i];
+	if (!rec_sorted(l))
+		qsort(l->v, l->n, sizeof(*l->v), rec_cmp);
+	while (cap < 2 * l->n)
+		cap *= 2;
+	tab = malloc(cap * sizeof(*tab));
+	if (!tab) {
+		/* the slow way needs no table */
+		qsort(l->v, l->n, sizeof(*l->v), rec_owner_cmp);
+		for (size_t i = 1; i < l->n; i++) {
+			struct sm_rec *a = &l->v[k];
+			const struct sm_rec *b = &l->v[i];
 
-		if (mergeable(a, b) && (uint64_t)a->len + b->len <= UINT32_MAX)
-			a->len += b->len;
-		else
-			l->v[++k] = *b;
+			if (mergeable(a, b) &&
+			    (uint64_t)a->len + b->len <= UINT32_MAX)
+				a->len += b->len;
+			else
+				l->v[++k] = *b;
+		}
+		l->n = k + 1;
+		qsort(l->v, l->n, sizeof(*l->v), rec_cmp);
+		return;
 	}
-	l->n = k + 1;
-	qsort(l->v, l->n, sizeof(*l->v), rec_cmp);
+	for (size_t i = 0; i < cap; i++)
+		tab[i].idx = SIZE_MAX;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct sm_rec b = l->v[i];
+		uint64_t flags = sm_flags(&b);
+		size_t h = run_hash(b.owner, flags) & (cap - 1);
+
+		while (tab[h].idx != SIZE_MAX &&
+		       (tab[h].owner != b.owner || tab[h].flags != flags))
+			h = (h + 1) & (cap - 1);
+		if (tab[h].idx != SIZE_MAX) {
+			struct sm_rec *a = &l->v[tab[h].idx];
+
+			if (mergeable(a, &b) &&
+			    (uint64_t)a->len + b.len <= UINT32_MAX) {
+				a->len += b.len;
+				continue;
+			}
+		}
+		tab[h] = (struct run){ b.owner, flags, k };
+		l->v[k++] = b;
+	}
+	l->n = k;
+	free(tab);
 }
 
 int sm_derive_rmaps(const struct spacemap *sm, uint32_t agno,
@@ -435,62 +521,102 @@ void sm_refc_normalize(struct sm_refc_list *l)
 	l->n = k + 1;
 }
 
-struct edge {
-	uint32_t	pos;
-	int32_t		delta;
+/* A min-heap of the ends of the data extents covering the sweep point. */
+struct ends {
+	uint32_t	*v;
+	size_t		n, cap;
 };
 
-static int edge_cmp(const void *pa, const void *pb)
+static int ends_push(struct ends *h, uint32_t x)
 {
-	const struct edge *a = pa, *b = pb;
+	size_t i;
 
-	return cmp_u64(a->pos, b->pos);
+	if (grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v)))
+		return -ENOMEM;
+	i = h->n++;
+	while (i && h->v[(i - 1) / 2] > x) {
+		h->v[i] = h->v[(i - 1) / 2];
+		i = (i - 1) / 2;
+	}
+	h->v[i] = x;
+	return 0;
+}
+
+static void ends_pop(struct ends *h)
+{
+	uint32_t x = h->v[--h->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= h->n)
+			break;
+		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
+			c++;
+		if (h->v[c] >= x)
+			break;
+		h->v[i] = h->v[c];
+		i = c;
+	}
+	if (h->n)
+		h->v[i] = x;
+}
+
+/*
+ * Emit the runs of [*pos, to) as the number of covering extents changes
+ * (the heap's ends inside the range close extents on the way).
+ */
+static int sweep_to(struct ends *h, uint32_t *pos, uint64_t to,
+		    struct sm_refc_list *out)
+{
+	while (*pos < to) {
+		uint64_t next = h->n && h->v[0] < to ? h->v[0] : to;
+
+		if (h->n >= 2 && next > *pos &&
+		    sm_refc_add(out, *pos, (uint32_t)(next - *pos),
+				(uint32_t)h->n, false))
+			return -ENOMEM;
+		*pos = (uint32_t)next;
+		while (h->n && h->v[0] <= *pos)
+			ends_pop(h);
+		if (!h->n)
+			break;
+	}
+	if (*pos < to)
+		*pos = (uint32_t)to;
+	return 0;
 }
 
 int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 			struct sm_refc_list *out)
 {
 	const struct sm_ag *ag = &sm->ags[agno];
-	struct edge *e = NULL;
-	size_t ne = 0, cape = 0;
-	uint32_t count = 0, start = 0;
+	struct ends h = { 0 };
+	uint32_t pos = 0;
 	int err = 0;
 
-	for (size_t i = 0; i < ag->n; i++) {
+	/* the AG is sorted by agbno: a sweep with the open extents' ends */
+	for (size_t i = 0; i < ag->n && !err; i++) {
 		const struct sm_rec *r = &ag->v[i];
 
 		if (r->owner == XFS_RMAP_OWN_COW) {
-			if (sm_refc_add(out, r->agbno, r->len, 1, true))
-				goto nomem;
+			err = sm_refc_add(out, r->agbno, r->len, 1, true);
 			continue;
 		}
 		if (!sm_is_data(r))
 			continue;
-		if (grow((void **)&e, &cape, ne + 2, sizeof(*e)))
-			goto nomem;
-		e[ne++] = (struct edge){ r->agbno, 1 };
-		e[ne++] = (struct edge){ (uint32_t)rec_end(r), -1 };
+		err = sweep_to(&h, &pos, r->agbno, out);
+		if (!err)
+			err = ends_push(&h, (uint32_t)rec_end(r));
 	}
-	if (ne > 1)
-		qsort(e, ne, sizeof(*e), edge_cmp);
-	for (size_t i = 0; i < ne;) {
-		uint32_t pos = e[i].pos;
-		uint32_t before = count;
-
-		while (i < ne && e[i].pos == pos)
-			count += e[i++].delta;
-		if (before >= 2 && pos > start &&
-		    sm_refc_add(out, start, pos - start, before, false))
-			goto nomem;
-		start = pos;
-	}
+	if (!err)
+		err = sweep_to(&h, &pos, UINT32_MAX, out);
+	free(h.v);
+	if (err)
+		return -ENOMEM;
 	sm_refc_normalize(out);
-	free(e);
 	return 0;
-nomem:
-	err = -ENOMEM;
-	free(e);
-	return err;
 }
 
 void sm_refc_diff(const struct sm_refc_list *obs,

@@ -86,6 +86,9 @@ void sm_destroy(struct spacemap *sm);
 /* Record a claim; 0 or -ENOMEM (the AG remembers it lost a record). */
 int sm_add(struct spacemap *sm, uint32_t agno, uint32_t agbno, uint32_t len,
 	   uint64_t owner, uint64_t offset);
+/* Record n claims on one AG at once (one lock); 0 or -ENOMEM. */
+int sm_add_batch(struct spacemap *sm, uint32_t agno, const struct sm_rec *v,
+		 size_t n);
 /* Order an AG's records by (agbno, owner, offset, len). */
 void sm_sort(struct spacemap *sm, uint32_t agno);
 const struct sm_rec *sm_recs(const struct spacemap *sm, uint32_t agno,

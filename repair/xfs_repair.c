@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "opts.h"
 #include "progress.h"
 #include "repair.h"
@@ -94,11 +95,22 @@ static void check_mkfs_inodes(struct repair *r)
 	check_sb_ino(PR_RP_SB_RSUMINO, r->fs->sb.rsumino, root + 2);
 }
 
+/*
+ * The reference treats a filesystem of many AGs or with a stripe unit as
+ * spread over several disks, and then strides over its AGs (which also
+ * turns on the -t progress reports) unless prefetching is off.
+ */
+#define RP_MULTIDISK_AGCOUNT	32
+
 static void setup_threads(struct repair *r)
 {
 	unsigned agcount = r->fs->geo.agcount;
 	unsigned ncpu = rp_default_threads();
 
+	if (r->o.ag_stride <= 0 && r->o.prefetch &&
+	    (agcount >= RP_MULTIDISK_AGCOUNT || r->fs->sb.unit))
+		r->o.ag_stride = (agcount < RP_MULTIDISK_AGCOUNT / 2 ?
+				  agcount : RP_MULTIDISK_AGCOUNT / 2) - 1;
 	if (r->o.ag_stride > 0) {
 		unsigned long stride = (unsigned long)r->o.ag_stride;
 
@@ -107,28 +119,80 @@ static void setup_threads(struct repair *r)
 			stride *= 2;
 			r->nthreads = (unsigned)((agcount + stride - 1) / stride);
 		}
-	} else {
-		r->nthreads = ncpu;
 	}
+	/* a stride asks for parallel I/O; the machine's CPUs work anyway */
+	if (r->nthreads < ncpu)
+		r->nthreads = ncpu;
 	if (r->nthreads > agcount)
 		r->nthreads = agcount;
 	if (!r->nthreads)
 		r->nthreads = 1;
 }
 
+/*
+ * The buffer cache.  Every block of metadata is read once, in order, and
+ * what is reused (AG headers, btree roots, directory blocks a message
+ * names) is small: a cache larger than a few tens of MiB only costs
+ * memory, and page faults.  -m bounds it further.
+ */
+#define RP_CACHE_MB_DEFAULT	64
+
 static void set_cache_size(struct repair *r)
 {
+	long mb = RP_CACHE_MB_DEFAULT;
 	char val[32];
 
-	/*
-	 * -m bounds the buffer cache; libfs sizes its cache from the
-	 * environment when the filesystem is opened.
-	 */
-	if (r->o.max_mem_mb > 0) {
-		long mb = r->o.max_mem_mb / 2;
+	if (getenv("XFSKIT_CACHE_MB"))
+		return;		/* set by hand (benchmarks, tests) */
+	if (r->o.max_mem_mb > 0 && r->o.max_mem_mb / 4 < mb)
+		mb = r->o.max_mem_mb / 4 > 16 ? r->o.max_mem_mb / 4 : 16;
+	snprintf(val, sizeof(val), "%ld", mb);
+	setenv("XFSKIT_CACHE_MB", val, 1);
+}
 
-		snprintf(val, sizeof(val), "%ld", mb > 16 ? mb : 16);
-		setenv("XFSKIT_CACHE_MB", val, 1);
+/*
+ * The reference's memory check, in KiB: about 4 bytes an inode, 1 byte
+ * for 2 blocks and 50 MB of overhead must fit in -m (or in 3/4 of the
+ * machine's memory), and scripts rely on its refusal of a -m that is too
+ * small.  Our own use is less (the maps are per extent and per chunk),
+ * but the promise of the option is the same.
+ */
+static void check_memory(struct repair *r)
+{
+	const struct fs_sb *sb = &r->fs->sb;
+	unsigned long used = (unsigned long)(sb->icount >> 8) +
+			     (unsigned long)(sb->dblocks >> 11) + 50000;
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	unsigned long max_mem;
+
+	if (r->o.max_mem_mb > 0)
+		max_mem = (unsigned long)r->o.max_mem_mb * 1024;
+	else
+		max_mem = pages > 0 && psize > 0 ?
+			  (unsigned long)pages / 1024 * (unsigned long)psize / 4 * 3 :
+			  used * 2;
+	if (r->o.verbose > 1)
+		rp_log(NULL, "        - max_mem = %lu, icount = %llu, imem = %llu, dblock = %llu, dmem = %llu\n",
+		       max_mem, (unsigned long long)sb->icount,
+		       (unsigned long long)(sb->icount >> 8),
+		       (unsigned long long)sb->dblocks,
+		       (unsigned long long)(sb->dblocks >> 11));
+	if (max_mem <= used) {
+		if (r->o.max_mem_mb > 0) {
+			rp_warn(NULL, "Required memory for repair is greater that the maximum specified\n"
+				"with the -m option. Please increase it to at least %lu.\n",
+				used / 1024);
+			exit(RP_EXIT_FOUND);
+		}
+		rp_log(NULL, "Memory available for repair (%luMB) may not be sufficient.\n"
+		       "At least %luMB is needed to repair this filesystem efficiently\n"
+		       "If repair fails due to lack of memory, please\n",
+		       max_mem / 1024, used / 1024);
+		if (r->o.prefetch)
+			rp_log(NULL, "turn prefetching off (-P) to reduce the memory footprint.\n");
+		else
+			rp_log(NULL, "increase system RAM and/or swap space to at least %luMB.\n",
+			       used * 2 / 1024);
 	}
 }
 
@@ -147,8 +211,9 @@ static void print_stats(struct repair *r)
 		sm_recs(r->smap, agno, &n);
 		recs += n;
 	}
-	rp_log(NULL, "        - %llu inodes in use in %llu chunks, %llu directory entries\n",
+	rp_log(NULL, "        - %llu inodes in use in %llu chunks, %llu directories, %llu directory entries\n",
 	       (unsigned long long)inodes, (unsigned long long)chunks,
+	       (unsigned long long)r->imap->ndirs,
 	       (unsigned long long)r->imap->edges.n);
 	rp_log(NULL, "        - space map: %llu records, %zu KiB; inode map %zu KiB\n",
 	       (unsigned long long)recs, sm_bytes(r->smap) >> 10,
@@ -205,6 +270,7 @@ int main(int argc, char **argv)
 		rp_log(NULL, "        - reporting progress in intervals of %s\n",
 		       prog_duration(r.o.report_interval, dur, sizeof(dur)));
 	}
+	check_memory(&r);
 	check_mkfs_inodes(&r);
 
 	phase2(&r);
