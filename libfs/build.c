@@ -27,11 +27,6 @@ void build_ag_static(uint32_t blocksize, uint32_t sectsize, bool finobt,
 	st->prealloc = next;
 }
 
-unsigned build_min_freelist(bool rmapbt)
-{
-	return rmapbt ? 6 : 4;
-}
-
 void build_sb(void *sector, uint32_t sectsize, const struct fs_sb *sb)
 {
 	memset(sector, 0, sectsize);

@@ -41,13 +41,6 @@ struct ag_static {
 void build_ag_static(uint32_t blocksize, uint32_t sectsize, bool finobt,
 		     bool rmapbt, bool reflink, struct ag_static *st);
 
-/*
- * Blocks a fresh AG keeps on its free list: two per free-space btree and,
- * with rmapbt, two for the reverse map (each tree one level deep, plus
- * one for a split), as the kernel's minimum free list for level-1 trees.
- */
-unsigned build_min_freelist(bool rmapbt);
-
 /* Number of block numbers an AGFL sector holds. */
 static inline unsigned build_agfl_size(uint32_t sectsize)
 {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "build.h"
 #include "mkfs.h"
+#include "resv.h"
 
 #define DTOBT(d, bl)	((uint64_t)(d) >> ((bl) - 9))
 #define BTOBBT(b)	((uint64_t)(b) >> 9)
@@ -42,31 +43,38 @@ uint32_t mkfs_prealloc_blocks(const struct mkfs_cfg *cfg)
 	return st.prealloc;
 }
 
+/* The superblock facts the log reservations depend on (libfs/resv.h). */
+void mkfs_resv_geom(const struct mkfs_cfg *cfg, struct resv_geom *rg)
+{
+	const struct sb_feat *f = &cfg->sb_feat;
+
+	*rg = (struct resv_geom){
+		.blocksize = cfg->blocksize,
+		.sectsize = cfg->sectorsize,
+		.inodesize = cfg->inodesize,
+		.agblocks = (uint32_t)cfg->agsize,
+		.agblklog = cfg->agblklog,
+		.dirblocksize = cfg->dirblocksize,
+		.inoalignmt = cfg->inoalignmt,
+		.logsunit = cfg->logsunit_bytes,
+		.rblocks = cfg->rtblocks,
+		.rextsize = (uint32_t)cfg->rtextblocks,
+		.finobt = f->finobt, .rmapbt = f->rmapbt,
+		.reflink = f->reflink, .nrext64 = f->nrext64,
+	};
+}
+
 /*
- * The smallest log the kernel accepts for this geometry.  The kernel
- * derives it from its largest transaction reservation; this is an
- * estimate of that figure from the features that dominate it (reflink's
- * and rmapbt's deferred-operation chains, the block size), measured
- * against the reference for the common geometries.
- * TODO: compute the transaction reservations exactly.
+ * The smallest log the kernel accepts for this geometry: three of the
+ * largest transactions, from the log reservations of the kernel's
+ * libxfs (libfs/resv.c).
  */
 uint32_t mkfs_min_logblocks(const struct mkfs_cfg *cfg)
 {
-	uint64_t bytes;
+	struct resv_geom rg;
 
-	if (cfg->sb_feat.reflink && cfg->sb_feat.rmapbt)
-		bytes = 3693ull * 4096;
-	else if (cfg->sb_feat.reflink)
-		bytes = 1986ull * 4096;
-	else if (cfg->sb_feat.rmapbt)
-		bytes = 1700ull * 4096;
-	else
-		bytes = 869ull * 4096;
-	if (cfg->blocksize < 4096)
-		bytes = bytes * 3 / 2;
-	if (cfg->lsunit)
-		bytes += 4ull * 3 * cfg->lsunit * cfg->blocksize;
-	return (uint32_t)((bytes + cfg->blocksize - 1) >> cfg->blocklog);
+	mkfs_resv_geom(cfg, &rg);
+	return resv_min_log_blocks(&rg);
 }
 
 static void validate_blocksize(struct mkfs_cfg *cfg, struct cli_params *cli)

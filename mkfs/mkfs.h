@@ -130,6 +130,8 @@ int mkfs_write(struct mkfs_cfg *cfg, struct cli_params *cli, bool discard,
 /* Geometry helpers used by both geometry.c and write.c. */
 uint32_t mkfs_prealloc_blocks(const struct mkfs_cfg *cfg);
 uint32_t mkfs_min_logblocks(const struct mkfs_cfg *cfg);
+struct resv_geom;
+void mkfs_resv_geom(const struct mkfs_cfg *cfg, struct resv_geom *rg);
 
 /* Root directory attribute flags (the FS_XFLAG_* values of fsxattr). */
 #define XFS_XFLAG_RTINHERIT_	0x00000100

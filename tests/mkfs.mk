@@ -13,3 +13,10 @@ tests_unit_test_build_SOURCES = tests/unit/test_build.c
 tests_unit_test_build_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_build_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_build
+
+# The log reservation model behind the minimum log size (libfs/resv.c).
+check_PROGRAMS += tests/unit/test_resv
+tests_unit_test_resv_SOURCES = tests/unit/test_resv.c
+tests_unit_test_resv_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_resv_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_resv
