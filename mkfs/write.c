@@ -34,6 +34,7 @@
 #include "fs.h"
 #include "mkfs.h"
 #include "log.h"
+#include "resv.h"
 
 #define WHACK_SIZE	(128 * 1024)
 
@@ -333,6 +334,22 @@ static void zero_old_xfs(struct fs_dev *dev, uint32_t sectsize)
 
 /* ---- the layout of one AG ---- */
 
+/*
+ * Inodes of the first allocation: a 64-inode chunk, or a whole block
+ * when a block holds more (64 KiB blocks), as the inode allocator does
+ * (ialloc_inos); each 64 of them is one inobt record.
+ */
+static uint32_t first_inodes(const struct mkfs_cfg *cfg)
+{
+	return cfg->inopblock > XFS_INODES_PER_CHUNK ?
+	       (uint32_t)cfg->inopblock : XFS_INODES_PER_CHUNK;
+}
+
+static uint32_t first_chunk_blocks(const struct mkfs_cfg *cfg)
+{
+	return first_inodes(cfg) * cfg->inodesize / cfg->blocksize;
+}
+
 #define MAX_EXT		8
 #define MAX_RMAP	16
 
@@ -432,9 +449,12 @@ static void plan_ag(const struct mkfs_cfg *cfg, const struct ag_static *st,
 	uint32_t len = agno == cfg->agcount - 1 ?
 		(uint32_t)(cfg->dblocks - (uint64_t)agno * cfg->agsize) :
 		(uint32_t)cfg->agsize;
-	unsigned need = build_min_freelist(f->rmapbt);
+	struct resv_geom rg;
+	unsigned need;
 	int best = -1;
 
+	mkfs_resv_geom(cfg, &rg);
+	need = resv_min_freelist(&rg);
 	memset(p, 0, sizeof(*p));
 	p->chunk = p->rbm = p->rsum = NULLAGBLOCK;
 	p->free[0] = (struct build_ext){ st->prealloc, len - st->prealloc };
@@ -472,12 +492,9 @@ static void plan_ag(const struct mkfs_cfg *cfg, const struct ag_static *st,
 	}
 
 	if (agno == 0) {
-		uint32_t cblocks = XFS_INODES_PER_CHUNK * cfg->inodesize /
-				   cfg->blocksize;
+		uint32_t cblocks = first_chunk_blocks(cfg);
 		uint32_t align = cfg->inoalignmt > 1 ? cfg->inoalignmt : 1;
 
-		if (!cblocks)
-			cblocks = 1;
 		/* stripe-aligned inode chunks when the unit allows it */
 		if (cfg->dsunit && align > 1 && !(cfg->dsunit & (align - 1)))
 			align = cfg->dsunit;
@@ -621,8 +638,7 @@ static int write_inode_chunk(struct fs *fs, const struct mkfs_cfg *cfg,
 			     const struct ag_plan *p, xfs_ino_t *rootino)
 {
 	const struct fs_geom *g = &fs->geo;
-	uint32_t cblocks = XFS_INODES_PER_CHUNK * cfg->inodesize /
-			   cfg->blocksize;
+	uint32_t cblocks = first_chunk_blocks(cfg);
 	struct fs_buf *bp;
 	struct timespec now;
 	uint32_t chunk = p->chunk;
@@ -630,8 +646,6 @@ static int write_inode_chunk(struct fs *fs, const struct mkfs_cfg *cfg,
 	uint64_t flags2 = 0;
 	int err;
 
-	if (!cblocks)
-		cblocks = 1;
 	err = get_blk(fs, 0, chunk, cblocks, &build_inodes_ops, &bp);
 	if (err)
 		return err;
@@ -641,7 +655,7 @@ static int write_inode_chunk(struct fs *fs, const struct mkfs_cfg *cfg,
 	if (cfg->sb_feat.nrext64)
 		flags2 |= XFS_DIFLAG2_NREXT64;
 
-	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i++) {
+	for (unsigned i = 0; i < first_inodes(cfg); i++) {
 		struct build_inode bi = { .ino = first + i };
 
 		build_dinode(bp->data + i * cfg->inodesize, cfg->inodesize,
@@ -778,24 +792,27 @@ static int write_ag(struct fs *fs, const struct mkfs_cfg *cfg,
 	/* inode btrees: the root chunk in AG 0, empty elsewhere */
 	for (int t = 0; t < 2; t++) {
 		uint32_t blk = t ? st->fino : st->ino;
-		struct build_inobt rec = { 0 };
+		struct build_inobt rec[XFS_MAX_BLOCKSIZE / XFS_DINODE_MIN_SIZE /
+				       XFS_INODES_PER_CHUNK] = { { 0 } };
 		unsigned n = 0;
 
 		if (t && !f->finobt)
 			break;
-		if (p->chunk != NULLAGBLOCK) {
-			rec.startino = agb_to_agino(&fs->geo, p->chunk);
-			rec.count = XFS_INODES_PER_CHUNK;
-			rec.freecount = XFS_INODES_PER_CHUNK - 3;
-			rec.free = ~0ull << 3;
-			n = 1;
+		/* the root chunk: three inodes used in its first record */
+		for (; p->chunk != NULLAGBLOCK &&
+		       n < first_inodes(cfg) / XFS_INODES_PER_CHUNK; n++) {
+			rec[n].startino = agb_to_agino(&fs->geo, p->chunk) +
+					  n * XFS_INODES_PER_CHUNK;
+			rec[n].count = XFS_INODES_PER_CHUNK;
+			rec[n].freecount = XFS_INODES_PER_CHUNK - (n ? 0 : 3);
+			rec[n].free = n ? ~0ull : ~0ull << 3;
 		}
 		if ((err = get_blk(fs, agno, blk, 1, &build_sblock_ops, &bp)))
 			return err;
 		build_sblock(bp->data, bs, t ? XFS_FIBT_CRC_MAGIC :
 			     XFS_IBT_CRC_MAGIC, 0, n,
 			     agb_to_daddr(&fs->geo, agno, blk), agno, uuid);
-		build_inobt_leaf(bp->data, &rec, n, f->spinodes);
+		build_inobt_leaf(bp->data, rec, n, f->spinodes);
 		if ((err = put_buf(bp)))
 			return err;
 	}
@@ -965,8 +982,8 @@ int mkfs_write(struct mkfs_cfg *cfg, struct cli_params *cli, bool discard,
 			progname);
 		exit(1);
 	}
-	plans[0].hdr.icount = XFS_INODES_PER_CHUNK;
-	plans[0].hdr.ifree = XFS_INODES_PER_CHUNK - 3;
+	plans[0].hdr.icount = first_inodes(cfg);
+	plans[0].hdr.ifree = first_inodes(cfg) - 3;
 	plans[0].hdr.newino = agb_to_agino(&fs->geo, plans[0].chunk);
 
 	err = write_inode_chunk(fs, cfg, cli, &plans[0], &rootino);
@@ -984,8 +1001,8 @@ int mkfs_write(struct mkfs_cfg *cfg, struct cli_params *cli, bool discard,
 			s.rbmino = rootino + 1;
 			s.rsumino = rootino + 2;
 			s.inprogress = 0;
-			s.icount = XFS_INODES_PER_CHUNK;
-			s.ifree = XFS_INODES_PER_CHUNK - 3;
+			s.icount = first_inodes(cfg);
+			s.ifree = first_inodes(cfg) - 3;
 			s.fdblocks = total_free;
 			s.frextents = cfg->rtextents;
 		} else if (a == cfg->agcount - 1 ||
