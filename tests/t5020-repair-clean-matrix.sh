@@ -1,8 +1,9 @@
 #!/bin/sh
 # On every clean filesystem of the test corpus (reference-made in each
 # option set, populated through the kernel: tests/lib/corpus.sh) and on
-# the populated images of the corruption cases, xfs_repair -n finds
-# nothing, exits 0 like the reference, and does not change a byte.  A
+# the populated images of the corruption cases (with an external log, and
+# with a realtime section), xfs_repair -n finds nothing, exits 0 like the
+# reference, and does not change a byte.  A
 # one-AG filesystem is refused without -o force_geometry, as the
 # reference refuses it, and is clean with it.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
@@ -13,18 +14,18 @@ corpus_need
 need_tool "$XK_REPAIR"
 
 names=$(corpus_names)
-plan $(( $(echo "$names" | wc -l) + 3 ))
+plan $(( $(echo "$names" | wc -l) + 5 ))
 
 one() {
 	_what=$1 _img=$2
 	shift 2
-	sum0=$(rp_sum "$_img")
+	sum0=$(rp_sum_all "$_img")
 	XFSKIT_REPAIR_FINDINGS="$T/found" "$XK_REPAIR" -n "$@" "$_img" \
 		> "$T/out" 2>&1
 	rc=$?
 	"$REF_REPAIR" -n "$@" "$_img" > /dev/null 2>&1
 	rc_ref=$?
-	sum1=$(rp_sum "$_img")
+	sum1=$(rp_sum_all "$_img")
 	if [ $rc -eq 0 ] && [ $rc_ref -eq 0 ] && [ ! -s "$T/found" ] &&
 	   [ "$sum0" = "$sum1" ]; then
 		ok "$_what: clean, exit 0"
@@ -50,8 +51,9 @@ for n in $names; do
 	one "$n" "$img"
 done
 
-for n in std plain nosparse; do
+for n in std plain nosparse extlog rt; do
 	img=$(rp_image "$n") || { not_ok "$n: image"; continue; }
-	one "repair image $n" "$img"
+	# shellcheck disable=SC2046
+	one "repair image $n" "$img" $(rp_devargs "$img")
 done
 done_testing

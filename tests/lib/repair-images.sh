@@ -17,13 +17,19 @@
 RP_IMAGES_LIB="$top_srcdir/tests/lib/repair-images.sh"
 
 # NAME SIZE MKFS-OPTIONS...  ("dirty" is std left with a dirty log: the
-# kernel is shut down while files are being created)
+# kernel is shut down while files are being created; "extlog" keeps its
+# log in NAME-KEY.img.log; "rt" has a realtime section in NAME-KEY.img.rt
+# and, as kernels are often built without realtime support, is filled by
+# a protofile with three empty files (rtfile1, rtfile2, plain) that cases
+# turn into realtime files with xfs_db)
 _rp_table() {
 	cat <<-'EOF'
 	std      320m -m rmapbt=1 -d agcount=4
 	dirty    320m -m rmapbt=1 -d agcount=4
 	plain    320m -m rmapbt=0,reflink=0,finobt=0 -d agcount=4
 	nosparse 320m -m rmapbt=1 -i sparse=0 -d agcount=4
+	extlog   320m -m rmapbt=1 -d agcount=4
+	rt       320m -m rmapbt=0,reflink=0 -d agcount=4
 	EOF
 }
 
@@ -76,20 +82,52 @@ _rp_populate() {
 }
 
 _rp_build() {
-	_n=$1 _b=$2
+	_n=$1 _b=$2 _ldev=""
 	_row=$(_rp_row "$_n")
 	_size=$(echo "$_row" | awk '{ print $2 }')
 	_opts=$(echo "$_row" | awk '{ for (i = 3; i <= NF; i++)
 		printf "%s%s", $i, (i < NF ? " " : "\n") }')
 	# drop what an older version of this file built
-	rm -f "$RP_CACHE/$_n-"*.img "$RP_CACHE/$_n-"*.ino "$RP_CACHE/$_n-"*.tmp
+	rm -f "$RP_CACHE/$_n-"*.img "$RP_CACHE/$_n-"*.ino "$RP_CACHE/$_n-"*.tmp \
+		"$RP_CACHE/$_n-"*.img.log "$RP_CACHE/$_n-"*.img.rt
 	truncate -s "$_size" "$_b.img.tmp" || return 1
-	# shellcheck disable=SC2086
-	"$REF_MKFS" -q -f $_opts "$_b.img.tmp" > "$_b.log" 2>&1 || return 1
+	_mopt=loop
+	case $_n in
+	rt)
+		truncate -s 64m "$_b.img.rt" || return 1
+		printf '/dummy\n0 0\nd--755 0 0\nrtfile1 ---644 0 0 /dev/null\nrtfile2 ---644 0 0 /dev/null\nplain ---644 0 0 /dev/null\n$\n' > "$_b.proto"
+		# shellcheck disable=SC2086
+		"$REF_MKFS" -q -f $_opts -r rtdev="$_b.img.rt" -p "$_b.proto" \
+			"$_b.img.tmp" > "$_b.log" 2>&1 || return 1
+		"$REF_DB" -r -c "ls /" "$_b.img.tmp" |
+			awk 'NR > 1 && $NF == "(good)" && $(NF-1) != "." && $(NF-1) != ".." {
+				print "/" $(NF-1), $2 }
+			     NR > 1 && $(NF-1) == "." { print "/", $2 }' |
+			sort > "$_b.ino" || return 1
+		mv "$_b.img.tmp" "$_b.img"
+		return 0
+		;;
+	extlog)
+		truncate -s 64m "$_b.img.log" || return 1
+		# shellcheck disable=SC2086
+		"$REF_MKFS" -q -f $_opts -l logdev="$_b.img.log",size=64m \
+			"$_b.img.tmp" > "$_b.log" 2>&1 || return 1
+		_ldev=$(losetup -f --show "$_b.img.log") || return 1
+		_mopt="loop,logdev=$_ldev"
+		;;
+	*)
+		# shellcheck disable=SC2086
+		"$REF_MKFS" -q -f $_opts "$_b.img.tmp" > "$_b.log" 2>&1 || return 1
+		;;
+	esac
 	mkdir -p "$_b.mnt"
-	mount -o loop "$_b.img.tmp" "$_b.mnt" >> "$_b.log" 2>&1 || return 1
+	if ! mount -o "$_mopt" "$_b.img.tmp" "$_b.mnt" >> "$_b.log" 2>&1; then
+		[ -z "$_ldev" ] || losetup -d "$_ldev"
+		return 1
+	fi
 	if ! (_rp_populate "$_b.mnt") >> "$_b.log" 2>&1; then
 		umount "$_b.mnt"
+		[ -z "$_ldev" ] || losetup -d "$_ldev"
 		return 1
 	fi
 	(cd "$_b.mnt" && find . -xdev | sort | while read -r p; do
@@ -103,6 +141,7 @@ _rp_build() {
 		xfs_io -x -c "shutdown -f" "$_b.mnt" >> "$_b.log" 2>&1 || return 1
 	fi
 	umount "$_b.mnt" || return 1
+	[ -z "$_ldev" ] || losetup -d "$_ldev"
 	rmdir "$_b.mnt"
 	mv "$_b.img.tmp" "$_b.img" && mv "$_b.ino.tmp" "$_b.ino"
 }
@@ -119,6 +158,41 @@ rp_image() {
 		) 9> "$RP_CACHE/$1.lock" || return 1
 	fi
 	echo "$_base.img"
+}
+
+# rp_devargs IMG: the -l/-r options xfs_repair needs for IMG (a cached
+# image or a copy made by rp_copy); rp_dbargs IMG: the same for xfs_db.
+rp_devargs() {
+	[ -f "$1.log" ] && printf -- '-l %s ' "$1.log"
+	[ -f "$1.rt" ] && printf -- '-r %s ' "$1.rt"
+	return 0
+}
+
+rp_dbargs() {
+	# (the reference xfs_db opens no realtime device)
+	[ -f "$1.log" ] && printf -- '-l %s ' "$1.log"
+	return 0
+}
+
+# rp_sum_all IMG: rp_sum of an image and of its log and realtime devices.
+rp_sum_all() {
+	rp_sum "$1"
+	[ ! -f "$1.log" ] || rp_sum "$1.log"
+	[ ! -f "$1.rt" ] || rp_sum "$1.rt"
+}
+
+# rp_copy SRC DEST: a private sparse copy of an image and its log and
+# realtime devices.
+rp_copy() {
+	cp --sparse=always "$1" "$2" || return 1
+	if [ -f "$1.log" ]; then cp --sparse=always "$1.log" "$2.log" || return 1; fi
+	if [ -f "$1.rt" ]; then cp --sparse=always "$1.rt" "$2.rt" || return 1; fi
+	return 0
+}
+
+# rp_rm IMG: remove a copy and its devices.
+rp_rm() {
+	rm -f "$1" "$1.log" "$1.rt"
 }
 
 rp_ino() {
