@@ -112,8 +112,9 @@ void cmd_table_iter(void (*fn)(const struct db_cmd *c))
 
 /*
  * Split a line into words.  Double or single quotes group words with
- * their spaces (the quotes are dropped).  Returns argc; argv points into
- * buf.
+ * their spaces, and stay part of the word, as the reference keeps them
+ * (write tells a string value from a number by its opening quote).
+ * Returns argc; argv points into buf.
  */
 static int split_line(char *buf, char **argv, int max)
 {
@@ -128,12 +129,13 @@ static int split_line(char *buf, char **argv, int max)
 		argv[argc++] = out = p;
 		while (*p && *p != ' ' && *p != '\t' && *p != '\n') {
 			if (*p == '"' || *p == '\'') {
-				char q = *p++;
+				char q = *p;
 
+				*out++ = *p++;
 				while (*p && *p != q)
 					*out++ = *p++;
 				if (*p)
-					p++;
+					*out++ = *p++;
 				continue;
 			}
 			*out++ = *p++;

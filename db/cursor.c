@@ -303,6 +303,16 @@ static int read_buf(struct cursor *c)
 	return 0;
 }
 
+/* Drop changes to the top buffer: read it again from the disk. */
+int cur_reread(void)
+{
+	struct cursor *c = cur_top();
+
+	if (!c->buf)
+		return 0;
+	return read_buf(c);
+}
+
 static void cursor_set_common(struct cursor *c, const struct fld_objtype *typ,
 			      xfs_ino_t ino)
 {

@@ -92,6 +92,8 @@ void cur_ctx(const struct cursor *c, struct fld_ctx *ctx);
 uint8_t *cur_obj(const struct cursor *c);
 /* Write the top buffer back (CRC recomputed unless nocrc). */
 int cur_write(bool recrc);
+/* Forget changes to the top buffer: read it again from the disk. */
+int cur_reread(void);
 bool cur_crc_ok(const struct cursor *c);
 void cur_recalc_crc(struct cursor *c);
 void cur_crc_recheck(void);

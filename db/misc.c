@@ -15,166 +15,459 @@
 #include "format/ondisk.h"
 #include "format/crc32c.h"
 
-static char *version_string(const struct fs_sb *sb, char *s, size_t n)
+/*
+ * The feature list of "version", from the features the superblock
+ * implies: on v5 the old optional bits ALIGN, LOGV2, EXTFLG, ATTR2,
+ * LAZYSBCOUNT and PROJID32BIT are always on whatever versionnum says.
+ */
+static char *version_string(uint16_t vn, uint32_t f2, const struct fs_sb *sb,
+			    char *s, size_t n)
 {
-	static const struct {
-		uint32_t	bit;
-		const char	*name;
-	} vbits[] = {
-		{ XFS_SB_VERSION_NLINKBIT, ",NLINK" },
-		{ XFS_SB_VERSION_SHAREDBIT, ",SHARED" },
-		{ XFS_SB_VERSION_DIRV2BIT, ",DIRV2" },
-		{ XFS_SB_VERSION_ATTRBIT, ",ATTR" },
-		{ XFS_SB_VERSION_QUOTABIT, ",QUOTA" },
-		{ XFS_SB_VERSION_ALIGNBIT, ",ALIGN" },
-		{ XFS_SB_VERSION_DALIGNBIT, ",DALIGN" },
-		{ XFS_SB_VERSION_LOGV2BIT, ",LOGV2" },
-		{ XFS_SB_VERSION_EXTFLGBIT, ",EXTFLG" },
-		{ XFS_SB_VERSION_SECTORBIT, ",SECTOR" },
-		{ XFS_SB_VERSION_BORGBIT, ",ASCII_CI" },
-		{ XFS_SB_VERSION_MOREBITSBIT, ",MOREBITS" },
-	};
-	bool more = sb->versionnum & XFS_SB_VERSION_MOREBITSBIT;
-	unsigned i;
+	bool v5 = (vn & XFS_SB_VERSION_NUMBITS) == XFS_SB_VERSION_5;
+	bool more = vn & XFS_SB_VERSION_MOREBITSBIT;
+	unsigned num = vn & XFS_SB_VERSION_NUMBITS;
 
-	snprintf(s, n, "V%u", sb->versionnum & XFS_SB_VERSION_NUMBITS);
-	for (i = 0; i < sizeof(vbits) / sizeof(vbits[0]); i++)
-		if (sb->versionnum & vbits[i].bit)
-			strncat(s, vbits[i].name, n - strlen(s) - 1);
+	s[0] = 0;
+	if (num >= 1 && num <= 5)
+		snprintf(s, n, "V%u", num);
 #define ADD(cond, nm) do { if (cond) strncat(s, nm, n - strlen(s) - 1); } while (0)
-	ADD(more && (sb->features2 & XFS_SB_VERSION2_ATTR2BIT), ",ATTR2");
-	ADD(more && (sb->features2 & XFS_SB_VERSION2_LAZYSBCOUNTBIT),
+	ADD(vn & XFS_SB_VERSION_NLINKBIT, ",NLINK");
+	ADD(vn & XFS_SB_VERSION_SHAREDBIT, ",SHARED");
+	ADD(vn & XFS_SB_VERSION_DIRV2BIT, ",DIRV2");
+	ADD(vn & XFS_SB_VERSION_ATTRBIT, ",ATTR");
+	ADD(vn & XFS_SB_VERSION_QUOTABIT, ",QUOTA");
+	ADD(v5 || (vn & XFS_SB_VERSION_ALIGNBIT), ",ALIGN");
+	ADD(vn & XFS_SB_VERSION_DALIGNBIT, ",DALIGN");
+	ADD(v5 || (vn & XFS_SB_VERSION_LOGV2BIT), ",LOGV2");
+	ADD(v5 || (vn & XFS_SB_VERSION_EXTFLGBIT), ",EXTFLG");
+	ADD(vn & XFS_SB_VERSION_SECTORBIT, ",SECTOR");
+	ADD(vn & XFS_SB_VERSION_BORGBIT, ",ASCII_CI");
+	ADD(more, ",MOREBITS");
+	ADD(v5 || (more && (f2 & XFS_SB_VERSION2_ATTR2BIT)), ",ATTR2");
+	ADD(v5 || (more && (f2 & XFS_SB_VERSION2_LAZYSBCOUNTBIT)),
 	    ",LAZYSBCOUNT");
-	ADD(more && (sb->features2 & XFS_SB_VERSION2_PROJID32BIT),
+	ADD(v5 || (more && (f2 & XFS_SB_VERSION2_PROJID32BIT)),
 	    ",PROJID32BIT");
-	ADD(sb_is_v5(sb), ",CRC");
-	ADD(sb_has_ftype(sb), ",FTYPE");
-	ADD(sb_has_finobt(sb), ",FINOBT");
-	ADD(sb_has_sparseinodes(sb), ",SPARSE_INODES");
-	ADD(sb_has_metauuid(sb), ",META_UUID");
-	ADD(sb_has_rmapbt(sb), ",RMAPBT");
-	ADD(sb_has_reflink(sb), ",REFLINK");
-	ADD(sb_has_inobtcount(sb), ",INOBTCNT");
-	ADD(sb_has_bigtime(sb), ",BIGTIME");
-	ADD(sb_has_needsrepair(sb), ",NEEDSREPAIR");
-	ADD(sb_has_nrext64(sb), ",NREXT64");
+	ADD(v5, ",CRC");
+	ADD((more && (f2 & XFS_SB_VERSION2_FTYPE)) ||
+	    (v5 && sb_has_ftype(sb)), ",FTYPE");
+	if (v5) {
+		ADD(sb_has_finobt(sb), ",FINOBT");
+		ADD(sb_has_sparseinodes(sb), ",SPARSE_INODES");
+		ADD(sb_has_metauuid(sb), ",META_UUID");
+		ADD(sb_has_rmapbt(sb), ",RMAPBT");
+		ADD(sb_has_reflink(sb), ",REFLINK");
+		ADD(sb_has_inobtcount(sb), ",INOBTCNT");
+		ADD(sb_has_bigtime(sb), ",BIGTIME");
+		ADD(sb_has_needsrepair(sb), ",NEEDSREPAIR");
+		ADD(sb_has_nrext64(sb), ",NREXT64");
+	}
 #undef ADD
 	return s;
 }
 
+/*
+ * The incompat features as the reference keeps them in memory: a uuid
+ * change sets or clears META_UUID there, which "version VNUM F2" shows
+ * and plain "version" (features decoded once, at startup) does not.
+ */
+static uint32_t mem_incompat;
+static bool mem_incompat_set;
+
+/*
+ * version FEATURE changes the old (v4) feature bits; on v5 every one of
+ * them is either always on or not to be changed, so only the messages
+ * remain.  version VNUM F2 shows what those two numbers would mean.
+ */
 static int version_f(int argc, char **argv)
 {
+	const struct fs_sb *sb = &db.fs->sb;
+	uint16_t vn = sb->versionnum;
+	uint32_t f2 = sb->features2;
 	char s[1024];
 
-	if (argc > 1) {
-		dbprintf("%s: changing feature bits is not supported\n",
-			 argv[0]);
+	if (argc == 2) {
+		if (db.readonly || !db.expert) {
+			dbprintf("%s: not in expert mode, writing disabled\n",
+				 db.progname);
+			return 0;
+		}
+		if (!strcasecmp(argv[1], "extflg"))
+			dbprintf("unwritten extents always enabled for v5 "
+				 "superblocks.\n");
+		else if (!strcasecmp(argv[1], "log2"))
+			dbprintf("Version 2 logs always enabled for v5 "
+				 "superblocks.\n");
+		else {
+			dbprintf("%s: Cannot change %s on v5 superblocks.\n",
+				 db.progname, argv[1]);
+			return 0;
+		}
+	} else if (argc == 3) {
+		struct fs_sb now = *sb;
+
+		if (mem_incompat_set)
+			now.features_incompat = mem_incompat;
+		vn = (uint16_t)strtoul(argv[1], NULL, 0);
+		f2 = (uint32_t)strtoul(argv[2], NULL, 0);
+		dbprintf("versionnum [0x%x+0x%x] = %s\n", vn, f2,
+			 version_string(vn, f2, &now, s, sizeof(s)));
 		return 0;
 	}
-	dbprintf("versionnum [0x%x+0x%x] = %s\n", db.fs->sb.versionnum,
-		 db.fs->sb.features2, version_string(&db.fs->sb, s, sizeof(s)));
+	dbprintf("versionnum [0x%x+0x%x] = %s\n", vn, f2,
+		 version_string(vn, f2, sb, s, sizeof(s)));
 	return 0;
 }
 
-/* Rewrite one field range of every superblock copy. */
-static int write_all_sbs(size_t off, const void *val, size_t len)
+/*
+ * One superblock copy for uuid and label: read, with the reference's
+ * complaints about one that is not a superblock.  NULL if unusable.
+ */
+static struct fs_buf *get_sb(xfs_agnumber_t agno)
 {
 	const struct fs_geom *g = &db.fs->geo;
-	xfs_agnumber_t agno;
-	int err = 0;
+	struct fs_findings fl;
+	struct fs_buf *bp;
+	int err;
 
-	for (agno = 0; agno < g->agcount; agno++) {
-		struct fs_buf *bp;
-		struct fs_findings fl;
-
-		findings_init(&fl);
-		err = bcache_read(db.fs->bc, ag_sector_daddr(g, agno, 0),
-				  g->sectsize, NULL, &fl, &bp);
-		findings_free(&fl);
-		if (err)
-			return err;
-		memcpy(bp->data + off, val, len);
-		xfs_cksum_update(bp->data, g->sectsize, XFS_SB_CRC_OFF);
-		err = buf_mark_dirty(bp);
-		if (!err)
-			err = buf_write(bp);
+	findings_init(&fl);
+	err = bcache_read(db.fs->bc, ag_sector_daddr(g, agno, 0), g->sectsize,
+			  NULL, &fl, &bp);
+	findings_free(&fl);
+	if (err)
+		return NULL;
+	if (load_be32(bp->data) != XFS_SB_MAGIC) {
+		dbprintf("bad sb magic # %#x in AG %u\n", load_be32(bp->data),
+			 agno);
 		buf_release(bp);
-		if (err)
-			return err;
+		return NULL;
 	}
-	/* the cached copy of the primary */
-	if (off == offsetof(struct xfs_dsb, sb_fname))
-		memcpy(db.fs->sb.fname, val, len);
-	else if (off == offsetof(struct xfs_dsb, sb_uuid))
-		memcpy(&db.fs->sb.uuid, val, len);
-	return 0;
+	if ((load_be16(bp->data + offsetof(struct xfs_dsb, sb_versionnum)) &
+	     XFS_SB_VERSION_NUMBITS) != XFS_SB_VERSION_5) {
+		dbprintf("bad sb version # %#x in AG %u\n",
+			 load_be16(bp->data + offsetof(struct xfs_dsb,
+						       sb_versionnum)), agno);
+		buf_release(bp);
+		return NULL;
+	}
+	if (agno == 0 && bp->data[offsetof(struct xfs_dsb, sb_inprogress)]) {
+		dbprintf("mkfs not completed successfully\n");
+		buf_release(bp);
+		return NULL;
+	}
+	return bp;
+}
+
+/*
+ * Write a superblock copy back.  The reference re-encodes the whole
+ * superblock on the way, which turns quota inode numbers of 0 (as mkfs
+ * leaves them) into null ones; so do we.
+ */
+static int put_sb(struct fs_buf *bp)
+{
+	static const size_t qoff[] = {
+		offsetof(struct xfs_dsb, sb_uquotino),
+		offsetof(struct xfs_dsb, sb_gquotino),
+		offsetof(struct xfs_dsb, sb_pquotino),
+	};
+	unsigned i;
+	int err;
+
+	for (i = 0; i < 3; i++)
+		if (!load_be64(bp->data + qoff[i]))
+			store_be64(bp->data + qoff[i], NULLFSINO);
+
+	xfs_cksum_update(bp->data, db.fs->geo.sectsize, XFS_SB_CRC_OFF);
+	err = buf_mark_dirty(bp);
+	if (!err)
+		err = buf_write(bp);
+	buf_release(bp);
+	return err;
+}
+
+static bool may_change_sb(void)
+{
+	if (db.readonly || !db.expert) {
+		dbprintf("%s: not in expert mode, writing disabled\n",
+			 db.progname);
+		return false;
+	}
+	if (sb_has_needsrepair(&db.fs->sb)) {
+		dbprintf("%s: filesystem needs xfs_repair\n", db.progname);
+		return false;
+	}
+	return true;
 }
 
 static int label_f(int argc, char **argv)
 {
-	char lbl[13];
+	const size_t flen = sizeof(((struct xfs_dsb *)0)->sb_fname);
+	const size_t foff = offsetof(struct xfs_dsb, sb_fname);
+	char lbl[sizeof(((struct xfs_dsb *)0)->sb_fname) + 1], first[16];
+	xfs_agnumber_t agno;
+	struct fs_buf *bp;
 
-	if (argc > 1) {
-		char nl[12];
+	memset(lbl, 0, sizeof(lbl));
+	if (argc == 2) {
+		const char *v = argv[1];
+		size_t len = strlen(v);
 
-		if (!db.expert || db.readonly) {
-			dbprintf("%s: not in expert mode, writing disabled\n",
-				 db.progname);
+		if (!may_change_sb())
+			return 0;
+		if (!strcmp(v, "\"\"") || !strcmp(v, "''") || !strcmp(v, "--"))
+			v = "";
+		dbprintf("writing all SBs\n");
+		for (agno = 0; agno < db.fs->geo.agcount; agno++) {
+			if (!(bp = get_sb(agno))) {
+				dbprintf("failed to set label in AG %d\n", agno);
+				break;
+			}
+			if (len > flen && agno == 0)
+				dbprintf("%s: truncating label length from %d "
+					 "to %d\n", db.progname, (int)len,
+					 (int)flen);
+			memset(bp->data + foff, 0, flen);
+			memcpy(bp->data + foff, v, strlen(v) < flen ?
+			       strlen(v) : flen);
+			memcpy(lbl, bp->data + foff, flen);
+			put_sb(bp);
+		}
+		memcpy(db.fs->sb.fname, lbl, flen);
+		dbprintf("new label = \"%s\"\n", lbl);
+		return 0;
+	}
+	for (agno = 0; agno < db.fs->geo.agcount; agno++) {
+		if (!(bp = get_sb(agno))) {
+			dbprintf("failed to read label in AG %d\n", agno);
 			return 0;
 		}
-		memset(nl, 0, sizeof(nl));
-		memcpy(nl, argv[1], strlen(argv[1]) < sizeof(nl) ?
-		       strlen(argv[1]) : sizeof(nl));
-		if (strlen(argv[1]) > sizeof(nl))
-			dbprintf("%s: truncating label length from %d to %d\n",
-				 db.progname, (int)strlen(argv[1]),
-				 (int)sizeof(nl));
-		dbprintf("writing all SBs\n");
-		if (write_all_sbs(offsetof(struct xfs_dsb, sb_fname), nl,
-				  sizeof(nl)))
-			dbprintf("failed to set label\n");
+		memcpy(lbl, bp->data + foff, flen);
+		buf_release(bp);
+		if (!agno)
+			memcpy(first, lbl, flen);
+		else if (memcmp(first, lbl, flen))
+			dbprintf("warning: AG %d label differs\n", agno);
 	}
-	memcpy(lbl, db.fs->sb.fname, 12);
-	lbl[12] = 0;
-	dbprintf("%slabel = \"%s\"\n", argc > 1 ? "new " : "", lbl);
+	dbprintf("label = \"%s\"\n", lbl);
 	return 0;
+}
+
+/*
+ * Find the log's head as the reference does before it rewrites the log:
+ * 0 and *pos, or -1 if it cannot be found.  On the way the reference
+ * compares the last record's UUID with the one it read at startup,
+ * complains once, and goes on with the log's (its in-memory copy is not
+ * updated by a uuid write, and logformat stamps that copy).
+ */
+static int log_probe(struct fs_log *log, struct log_pos *pos)
+{
+	struct fs_findings fl;
+	int err;
+
+	findings_init(&fl);
+	err = log_init_fs(log, db.fs, &fl);
+	if (!err)
+		err = log_find_head(log, pos, &fl);
+	findings_free(&fl);
+	if (err || pos->state == LOG_STATE_CORRUPT)
+		return -1;
+	if (pos->state != LOG_STATE_ZEROED) {
+		uint8_t hdr[BBSIZE];
+		const struct xlog_rec_header *h = (const void *)hdr;
+		static const xfs_uuid_t nil;
+
+		if (!log->read(log, (uint64_t)pos->rec_blk * BBSIZE, hdr,
+			       sizeof(hdr)) &&
+		    memcmp(&h->h_fs_uuid, &nil, sizeof(nil)) &&
+		    memcmp(&h->h_fs_uuid, &db.fs->sb.uuid, sizeof(nil))) {
+			char a[37], b[37];
+
+			uuid_unparse(db.fs->sb.uuid.b, a);
+			uuid_unparse(h->h_fs_uuid.b, b);
+			dbprintf("* ERROR: mismatched uuid in log\n"
+				 "*            SB : %s\n*            log: %s\n",
+				 a, b);
+			memcpy(&db.fs->sb.uuid, &h->h_fs_uuid, sizeof(nil));
+		}
+	}
+	return 0;
+}
+
+/* The cycle the log is in now (the reference's l_curr_cycle). */
+static uint32_t log_cur_cycle(const struct log_pos *pos)
+{
+	return pos->state == LOG_STATE_ZEROED ? 1 : pos->head_cycle;
+}
+
+/* Is the log where the superblock says?  As the reference asks it. */
+static bool log_placed(const char *what)
+{
+	if (db.fs->sb.logstart && db.fs->logdev) {
+		dbprintf("%s - external log specified for FS with an "
+			 "internal log\n", what);
+		return false;
+	}
+	if (!db.fs->sb.logstart && !db.fs->logdev) {
+		dbprintf("%s - no external log specified for FS with an "
+			 "external log\n", what);
+		return false;
+	}
+	return true;
+}
+
+/* Is the log where the superblock says, and clean?  As the reference. */
+static bool uuid_log_clean(struct fs_log *log, struct log_pos *pos)
+{
+	if (!log_placed("aborting"))
+		return false;
+	if (log_probe(log, pos)) {
+		dbprintf("ERROR: cannot find log head/tail, run xfs_repair\n");
+		return false;
+	}
+	if (pos->state == LOG_STATE_DIRTY) {
+		dbprintf("ERROR: The filesystem has valuable metadata changes in "
+			 "a log which needs to\nbe replayed.  Mount the "
+			 "filesystem to replay the log, and unmount it before\n"
+			 "re-running %s.  If you are unable to mount the "
+			 "filesystem, then use\nthe xfs_repair -L option to "
+			 "destroy the log and attempt a repair.\nNote that "
+			 "destroying the log may cause corruption -- please "
+			 "attempt a mount\nof the filesystem before doing "
+			 "this.\n", db.progname);
+		return false;
+	}
+	return true;
+}
+
+/* Clear the log with the new UUID, one cycle on (the log moves forward). */
+static bool uuid_log_zero(const xfs_uuid_t *u)
+{
+	const struct fs_sb *sb = &db.fs->sb;
+	struct fs_log log;
+	struct log_pos pos;
+	struct fs_dev *dev;
+	uint64_t start, len;
+	int err;
+
+	if (!uuid_log_clean(&log, &pos))
+		return false;
+	dbprintf("Clearing log and setting UUID\n");
+	err = log_region(db.fs, &dev, &start, &len);
+	if (!err)
+		err = log_format(dev, start, len, u, sb->logsunit,
+				 log_cur_cycle(&pos) + 1, LOG_FORMAT_MAXREC);
+	if (!err)
+		err = dev_sync(dev);
+	if (err) {
+		dbprintf("ERROR: cannot clear the log\n");
+		return false;
+	}
+	return true;
 }
 
 static int uuid_f(int argc, char **argv)
 {
+	const size_t uoff = offsetof(struct xfs_dsb, sb_uuid);
+	const size_t moff = offsetof(struct xfs_dsb, sb_meta_uuid);
+	const size_t ioff = offsetof(struct xfs_dsb, sb_features_incompat);
+	struct fs_sb *msb = &db.fs->sb;
+	xfs_agnumber_t agno;
+	struct fs_buf *bp;
+	uuid_t u, first;
 	char s[37];
 
-	if (argc > 1) {
-		uuid_t u;
-
-		if (!db.expert || db.readonly) {
-			dbprintf("%s: not in expert mode, writing disabled\n",
-				 db.progname);
+	if (!mem_incompat_set) {
+		mem_incompat = msb->features_incompat;
+		mem_incompat_set = true;
+	}
+	if (argc == 2) {
+		if (!may_change_sb())
 			return 0;
-		}
 		if (!strcasecmp(argv[1], "generate")) {
 			uuid_generate(u);
 		} else if (!strcasecmp(argv[1], "nil")) {
 			uuid_clear(u);
+		} else if (!strcasecmp(argv[1], "rewrite")) {
+			if (!(bp = get_sb(0))) {
+				dbprintf("failed to read UUID from AG 0\n");
+				return 0;
+			}
+			memcpy(u, bp->data + uoff, 16);
+			buf_release(bp);
+			uuid_unparse(u, s);
+			dbprintf("old UUID = %s\n", s);
+		} else if (!strcasecmp(argv[1], "restore")) {
+			bool has;
+
+			if (!(bp = get_sb(0)))
+				return 0;
+			has = load_be32(bp->data + ioff) &
+			      XFS_SB_FEAT_INCOMPAT_META_UUID;
+			buf_release(bp);
+			if (!has)
+				return 0;	/* nothing to restore */
+			memcpy(u, db.fs->geo.meta_uuid.b, 16);
 		} else if (uuid_parse(argv[1], u)) {
 			dbprintf("invalid UUID\n");
 			return 0;
 		}
-		if (sb_has_metauuid(&db.fs->sb) || !sb_is_v5(&db.fs->sb)) {
-			/* the metadata UUID stays: just the user-visible one */
-		} else {
-			dbprintf("%s: changing the UUID of a v5 filesystem needs "
-				 "the meta_uuid feature\n", db.progname);
+		if (!uuid_log_zero((const xfs_uuid_t *)u))
 			return 0;
-		}
 		dbprintf("writing all SBs\n");
-		if (write_all_sbs(offsetof(struct xfs_dsb, sb_uuid), u, 16))
-			dbprintf("failed to set UUID\n");
+		for (agno = 0; agno < db.fs->geo.agcount; agno++) {
+			uint32_t inc;
+
+			if (!(bp = get_sb(agno))) {
+				dbprintf("failed to set UUID in AG %d\n", agno);
+				break;
+			}
+			/*
+			 * A UUID other than the one in the metadata moves the
+			 * old one to meta_uuid (the META_UUID feature); going
+			 * back to the metadata's UUID ends that.
+			 */
+			inc = load_be32(bp->data + ioff);
+			if (!(inc & XFS_SB_FEAT_INCOMPAT_META_UUID) &&
+			    memcmp(u, db.fs->geo.meta_uuid.b, 16)) {
+				inc |= XFS_SB_FEAT_INCOMPAT_META_UUID;
+				mem_incompat |= XFS_SB_FEAT_INCOMPAT_META_UUID;
+				memcpy(bp->data + moff, bp->data + uoff, 16);
+			} else if ((inc & XFS_SB_FEAT_INCOMPAT_META_UUID) &&
+				   !memcmp(u, db.fs->geo.meta_uuid.b, 16)) {
+				inc &= ~XFS_SB_FEAT_INCOMPAT_META_UUID;
+				mem_incompat &= ~XFS_SB_FEAT_INCOMPAT_META_UUID;
+				memset(bp->data + moff, 0, 16);
+			}
+			store_be32(bp->data + ioff, inc);
+			memcpy(bp->data + uoff, u, 16);
+			put_sb(bp);
+		}
 		uuid_unparse(u, s);
 		dbprintf("new UUID = %s\n", s);
 		return 0;
 	}
-	uuid_unparse(db.fs->sb.uuid.b, s);
+	for (agno = 0; agno < db.fs->geo.agcount; agno++) {
+		if (!(bp = get_sb(agno))) {
+			dbprintf("failed to read UUID from AG %d\n", agno);
+			return 0;
+		}
+		memcpy(u, bp->data + uoff, 16);
+		buf_release(bp);
+		if (!agno) {
+			memcpy(first, u, 16);
+		} else if (memcmp(first, u, 16)) {
+			dbprintf("warning: UUID in AG %d differs to the primary "
+				 "SB\n", agno);
+			break;
+		}
+	}
+	if (msb->logstart && db.fs->logdev)
+		dbprintf("warning - external log specified for FS with an "
+			 "internal log\n");
+	else if (!msb->logstart && !db.fs->logdev)
+		dbprintf("warning - no external log specified for FS with an "
+			 "external log\n");
+	uuid_unparse(first, s);
 	dbprintf("UUID = %s\n", s);
 	return 0;
 }
@@ -230,14 +523,30 @@ static int hash_f(int argc, char **argv)
 
 /*
  * logformat: write a clean, empty log, as mkfs does, at a chosen cycle
- * and stripe unit (libfs's log_format; cycle N, no MAXREC, as the
- * reference's xfs_db does).
+ * (default: the one the log is in now) and stripe unit (default: the
+ * superblock's); cycle N without MAXREC, as the reference's xfs_db does.
+ * A dirty log is left alone.
  */
+/*
+ * The reference's logformat returns non-zero on every failure, which its
+ * command loop takes as "quit": the commands after it do not run.
+ */
+static int logformat_fail(void)
+{
+	opterr = 1;
+	db.quit = true;
+	return 0;
+}
+
 static int logformat_f(int argc, char **argv)
 {
 	const struct fs_sb *sb = &db.fs->sb;
 	const struct fs_geom *g = &db.fs->geo;
-	long cycle = 1, sunit = sb->logsunit;
+	long cycle = -1, sunit = -1;
+	struct fs_log log;
+	struct log_pos pos;
+	struct fs_dev *dev;
+	uint64_t start, len;
 	int c, err;
 
 	optind = 0;
@@ -246,41 +555,51 @@ static int logformat_f(int argc, char **argv)
 		switch (c) {
 		case 'c':
 			cycle = strtol(optarg, NULL, 0);
-			if (cycle <= 0) {
+			if (cycle == 0) {
 				dbprintf("invalid cycle\n");
-				return 0;
+				return logformat_fail();
 			}
 			break;
 		case 's':
 			sunit = strtol(optarg, NULL, 0);
-			if (sunit < 0 || (sunit > 1 && sunit % g->blocksize)) {
+			if (sunit > 1 && (sunit % g->blocksize ||
+					  sunit > 256 * 1024)) {
 				dbprintf("invalid log stripe unit\n");
-				return 0;
+				return logformat_fail();
 			}
 			break;
 		default:
 			fprintf(stderr, "%s: invalid option -- '%c'\n", argv[0],
 				optopt);
 			dbprintf("invalid option\n");
-			return 0;
+			return logformat_fail();
 		}
 	}
 	opterr = 1;
-	if (!sb->logstart) {
-		dbprintf("external logs are not supported\n");
-		return 0;
+	if (log_probe(&log, &pos)) {
+		dbprintf("could not find log head/tail\n");
+		return logformat_fail();
 	}
-	dbprintf("Formatting the log to cycle %ld, stripe unit %ld bytes.\n",
-		 cycle, sunit);
-	err = log_format(db.fs->dev,
-			 (uint64_t)fsb_to_daddr(g, sb->logstart) << BBSHIFT,
-			 (uint64_t)sb->logblocks << g->blocklog, &sb->uuid,
-			 (unsigned)sunit, (uint32_t)cycle, 0);
+	if (pos.state == LOG_STATE_DIRTY) {
+		dbprintf("The log is dirty. Please mount to replay the log.\n");
+		return logformat_fail();
+	}
+	if (cycle < 0)
+		cycle = log_cur_cycle(&pos);
+	if (sunit < 0)
+		sunit = sb->logsunit;
+	dbprintf("Formatting the log to cycle %d, stripe unit %d bytes.\n",
+		 (int)cycle, (int)sunit);
+	err = log_region(db.fs, &dev, &start, &len);
 	if (!err)
-		err = dev_sync(db.fs->dev);
-	if (err)
-		fprintf(stderr, "%s: log format failed: %s\n", db.progname,
-			strerror(-err));
+		err = log_format(dev, start, len, &sb->uuid, (unsigned)sunit,
+				 (uint32_t)cycle, 0);
+	if (!err)
+		err = dev_sync(dev);
+	if (err) {
+		dbprintf("error formatting log - %d\n", err);
+		return logformat_fail();
+	}
 	return 0;
 }
 

@@ -1,22 +1,33 @@
 /*
  * Expert mode: write, fuzz and crc.
  *
- * All three work on one field of the object under the cursor, located
- * through the same field table print uses, and then write the buffer
- * back.  The object's CRC is recomputed after the change unless -c is
- * given (which leaves it stale, so the change reads back as "(bad)").
- * -d asks to allow corrupt data but keep the CRC good; since this tool
- * does not refuse a write whose result fails the structure's verifier,
- * the default and -d behave alike here (see DIFFERENCES.md).
+ * write and fuzz change one field of the object under the cursor (struct
+ * mode), located through the same field table print uses; on untyped
+ * data, write edits the whole buffer (data mode: fill, shifts, rotations,
+ * sequences, random bytes).  The buffer then goes back to the device.
+ *
+ * What reaches the disk follows the reference's three ways of writing:
+ *   default  the object's CRC is recomputed and the type's verifier must
+ *            accept the result, else nothing is written ("write error:
+ *            Structure needs cleaning") and the cursor shows the disk again;
+ *   -d       CRC recomputed, verifier skipped (damage with a good CRC);
+ *   -c       neither (damage with a stale CRC, so it reads back "(bad)").
  */
 #include "config.h"
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <uuid/uuid.h>
 #include "db.h"
+#include "ag.h"
+#include "attr.h"
+#include "btree.h"
+#include "dabtree.h"
+#include "dir.h"
+#include "inode.h"
+#include "symlink.h"
 #include "format/ondisk.h"
 
 static void print_one_field(const char *expr)
@@ -57,156 +68,628 @@ static uint32_t objlen(void)
 	return cur_top()->len;
 }
 
-/* Bytes of a string value: "#hex" or the text with \ooo escapes. */
-static int string_bytes(const char *s, uint8_t *out, int max)
+/* ---- verifiers ---- */
+
+static bool is_text(const struct cursor *c)
 {
-	int n = 0;
-
-	if (s[0] == '#') {
-		s++;
-		while (s[0] && s[1] && n < max) {
-			char h[3] = { s[0], s[1], 0 };
-			char *end;
-
-			out[n++] = (uint8_t)strtoul(h, &end, 16);
-			if (*end)
-				return -1;
-			s += 2;
-		}
-		return *s ? -1 : n;
-	}
-	while (*s && n < max) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7') {
-			int v = 0, k;
-
-			for (k = 1; k <= 3 && s[k] >= '0' && s[k] <= '7'; k++)
-				v = v * 8 + (s[k] - '0');
-			out[n++] = (uint8_t)v;
-			s += k;
-		} else if (s[0] == '\\' && s[1]) {
-			out[n++] = (uint8_t)s[1];
-			s += 2;
-		} else {
-			out[n++] = (uint8_t)*s++;
-		}
-	}
-	return n;
+	return c->typ && c->typ->type == &ft_text;
 }
 
-/* Set elements [lo, hi] of the field to the value text; 0 or -1. */
-static int set_field(const struct fexpr *e, const char *val)
+static bool is_data(const struct cursor *c)
 {
-	const struct ftype *t = e->f->type;
-	uint64_t bit;
-	unsigned sz;
-	int i;
+	return c->typ && !c->typ->type->sub && !is_text(c);
+}
 
-	if (t->print == FP_UUID) {
-		uuid_t u;
+/*
+ * The verifier the reference would attach to the buffer under the
+ * cursor, chosen (for directory and attribute blocks) from the magic
+ * the block had when it was read.  NULL: none (data, text, quota and
+ * realtime blocks, directory blocks of no known kind).
+ */
+static const struct buf_ops *write_ops(const struct cursor *c)
+{
+	const char *n;
 
-		if (uuid_parse(val, u)) {
-			dbprintf("invalid UUID\n");
-			return -1;
+	if (!c->typ || !c->buf || !c->typ->type->sub)
+		return NULL;
+	n = c->typ->name;
+	if (!strcmp(n, "sb"))
+		return &sb_buf_ops;
+	if (!strcmp(n, "agf"))
+		return &agf_buf_ops;
+	if (!strcmp(n, "agi"))
+		return &agi_buf_ops;
+	if (!strcmp(n, "agfl"))
+		return &agfl_buf_ops;
+	if (!strcmp(n, "bnobt"))
+		return bnobt_ops.buf_ops;
+	if (!strcmp(n, "cntbt"))
+		return cntbt_ops.buf_ops;
+	if (!strcmp(n, "inobt"))
+		return inobt_ops.buf_ops;
+	if (!strcmp(n, "finobt"))
+		return finobt_ops.buf_ops;
+	if (!strcmp(n, "rmapbt"))
+		return rmapbt_ops.buf_ops;
+	if (!strcmp(n, "refcntbt"))
+		return refcountbt_ops.buf_ops;
+	if (!strcmp(n, "bmapbta") || !strcmp(n, "bmapbtd"))
+		return bmbt_ops.buf_ops;
+	if (!strcmp(n, "symlink"))
+		return &symlink_buf_ops;
+	if (!strcmp(n, "dir3")) {
+		struct fld_ctx ctx;
+
+		cur_ctx(c, &ctx);
+		switch (fld_dir3_kind(&ctx)) {
+		case FLD_DIR_BLOCK:
+			return &dir3_block_buf_ops;
+		case FLD_DIR_DATA:
+			return &dir3_data_buf_ops;
+		case FLD_DIR_LEAF1:
+			return &dir3_leaf1_buf_ops;
+		case FLD_DIR_LEAFN:
+			return &dir3_leafn_buf_ops;
+		case FLD_DIR_NODE:
+			return &da3_node_buf_ops;
+		case FLD_DIR_FREE:
+			return &dir3_free_buf_ops;
+		default:
+			return NULL;
 		}
-		elem_pos(e, e->low, &bit, &sz);
-		for (i = 0; i < 16; i++)
-			bits_set(obj(), objlen(), bit + i * 8, 8, u[i]);
-		return 0;
 	}
-	if (t->print == FP_CHARNS) {
-		uint8_t buf[4096];
-		int n = string_bytes(val, buf, e->high - e->low + 1);
+	if (!strcmp(n, "attr3") && c->len >= 16) {
+		const uint8_t *p = cur_obj(c);
 
-		if (n < 0) {
-			dbprintf("unable to convert value '%s'.\n", val);
-			return -1;
+		if (load_be32(p) == XFS_ATTR3_RMT_MAGIC)
+			return &attr3_rmt_buf_ops;
+		switch (load_be16(p + 8)) {
+		case XFS_ATTR3_LEAF_MAGIC:
+			return &attr3_leaf_buf_ops;
+		case XFS_DA3_NODE_MAGIC:
+			return &da3_node_buf_ops;
 		}
-		/* the string, then zeroes to the end of the field */
-		elem_pos(e, e->low, &bit, &sz);
-		for (i = 0; i <= e->high - e->low; i++)
-			bits_set(obj(), objlen(), bit + (uint64_t)i * 8, 8,
-				 i < n ? buf[i] : 0);
-		return 0;
 	}
-	if (t->print == FP_NONE || t->print == FP_SARRAY) {
-		dbprintf("usage: write fieldname value\n");
-		return -1;
+	return NULL;
+}
+
+/* Types whose buffers carry a verifier in the reference. */
+static bool has_verifier(const struct cursor *c)
+{
+	return c->typ == typ_inode || c->typ == typ_dir3 ||
+	       c->typ == typ_attr3 || write_ops(c) != NULL ||
+	       (c->typ && c->typ->type == &ft_dqblk);
+}
+
+/*
+ * The inode buffer check the reference runs on a write: every inode of
+ * the cluster has the magic, version 3 and an unlinked pointer that is
+ * null or an inode number inside the AG.  (The full inode checks happen
+ * when an inode is loaded, not when its buffer is written.)
+ */
+static int inode_buf_check(const struct cursor *c)
+{
+	const struct fs_geom *g = &db.fs->geo;
+	uint32_t n = (c->blen * BBSIZE) >> g->inodelog, i;
+	xfs_agnumber_t agno = (xfs_agnumber_t)daddr_to_agno(g, c->bb);
+	uint64_t maxagino = (uint64_t)geom_ag_blocks(g, agno) << g->inopblog;
+
+	for (i = 0; i < n; i++) {
+		const uint8_t *p = c->buf + ((size_t)i << g->inodelog);
+		uint32_t un = load_be32(p + offsetof(struct xfs_dinode,
+						      di_next_unlinked));
+
+		if (load_be16(p) != XFS_DINODE_MAGIC ||
+		    p[offsetof(struct xfs_dinode, di_version)] != 3)
+			return -EUCLEAN;
+		if (un != NULLAGINO && (un >= maxagino || un < g->inopblock))
+			return -EUCLEAN;
+	}
+	return 0;
+}
+
+/*
+ * The reference's directory block verifier also checks the entries (and,
+ * in a single-block directory, the leaf array that indexes them).  Which
+ * data block this is we do not know; the first one starts with ".".
+ */
+static void dir_entries_check(const struct cursor *c, bool block_form,
+			      struct fs_findings *fl)
+{
+	struct dir_blk b;
+	struct dir_data_info info;
+	struct fs_findings local;
+	size_t i, bad = 0;
+	const uint8_t *first = cur_obj(c) + sizeof(struct xfs_dir3_data_hdr);
+
+	memset(&b, 0, sizeof(b));
+	b.g = &db.fs->geo;
+	b.ci = sb_has_asciici(&db.fs->sb);
+	b.ino = NULLFSINO;
+	b.daddr = c->bb;
+	b.data = cur_obj(c);
+	b.dablk = block_form || (load_be16(first) != XFS_DIR2_DATA_FREE_TAG &&
+				 first[8] == 1 && first[9] == '.') ? 0 : 1;
+	memset(&info, 0, sizeof(info));
+	findings_init(&local);
+	if (block_form)
+		dir3_block_check(&b, NULL, NULL, &local, &info);
+	else
+		dir3_data_check(&b, false, NULL, NULL, &local, &info);
+	/* what the reference does not look at: the names themselves */
+	for (i = 0; i < local.n; i++) {
+		enum fs_problem p = local.v[i].code;
+
+		if (p != PR_DIR_BAD_NAME && p != PR_DIR_DUP_NAME &&
+		    p != PR_DIR_BAD_DOT && p != PR_DIR_BAD_DOTDOT)
+			bad++;
+	}
+	findings_free(&local);
+	if (bad)
+		fs_report(fl, PR_DIR_BAD_FREE, NULL, NULL);
+}
+
+/* Would the reference's write verifier accept the top buffer? */
+static int verify_top(const struct buf_ops *ops)
+{
+	struct cursor *c = cur_top();
+	struct fs_findings fl;
+	struct fs_buf tmp;
+	int err = 0;
+
+	if (c->typ == typ_inode)
+		return inode_buf_check(c);
+	if (!ops || !ops->verify)
+		return 0;
+	if (ops == &sb_buf_ops && c->len >= 4 &&
+	    load_be32(c->buf) != XFS_SB_MAGIC)
+		return -EINVAL;		/* "wrong filesystem" */
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.daddr = c->bb;
+	tmp.len = c->blen * BBSIZE;
+	tmp.data = c->buf;
+	findings_init(&fl);
+	ops->verify(db.fs, &tmp, &fl);
+	if (!fl.nerrors && (ops == &dir3_block_buf_ops ||
+			    ops == &dir3_data_buf_ops) &&
+	    c->len >= db.fs->geo.dirblksize)
+		dir_entries_check(c, ops == &dir3_block_buf_ops, &fl);
+	if (fl.nerrors)
+		err = -EUCLEAN;
+	findings_free(&fl);
+	return err;
+}
+
+enum wmode { W_VERIFY, W_NOVERIFY, W_NOCRC };
+
+/*
+ * Put the changed top buffer on disk as mode says; on a refusal, say so
+ * and show the disk's contents again.
+ */
+static void write_back(enum wmode mode, const struct buf_ops *ops)
+{
+	int err;
+
+	if (mode == W_VERIFY) {
+		cur_recalc_crc(cur_top());
+		err = verify_top(ops);
+		if (err) {
+			dbprintf("write error: %s\n", strerror(-err));
+			cur_reread();
+			return;
+		}
+	}
+	err = cur_write(mode != W_NOCRC);
+	if (err)
+		dbprintf("write error: %s\n", strerror(-err));
+}
+
+/* ---- struct mode ---- */
+
+/*
+ * A value for a region of nbits bits, as the reference reads it:
+ *   "text     the bytes of the text (\ooo: an octal byte), zero-filled;
+ *             the closing quote may be left out;
+ *   #hex, or anything with a '-' not at the start (UUIDs): hex digit
+ *             pairs, hyphens anywhere, at most the region's bytes;
+ *   a number  (strtoll, base prefixes) that must fit in nbits.
+ * Bytes go to out (cap bytes, zeroed first) and are written from the
+ * region's first bit; a number is returned in *num with *isnum set.
+ */
+static bool convert_value(const char *arg, uint64_t nbits, uint8_t *out,
+			  size_t cap, bool *isnum, uint64_t *num)
+{
+	size_t n = 0;
+
+	memset(out, 0, cap);
+	*isnum = false;
+	if (arg[0] == '"') {
+		const char *s = arg + 1, *end = strrchr(s, '"');
+
+		if (!end)
+			end = s + strlen(s);
+		while (s < end && n < cap) {
+			if (s[0] == '\\' && s[1] >= '0' && s[1] <= '7') {
+				unsigned v = 0, k;
+
+				for (k = 1; k <= 3 && s + k < end &&
+				     s[k] >= '0' && s[k] <= '7'; k++)
+					v = v * 8 + (unsigned)(s[k] - '0');
+				out[n++] = (uint8_t)v;
+				s += k;
+			} else {
+				out[n++] = (uint8_t)*s++;
+			}
+		}
+		return true;
+	}
+	if (arg[0] == '#' || (arg[0] != '-' && strchr(arg, '-'))) {
+		const char *s = arg + (arg[0] == '#');
+		long bytes;
+
+		if (nbits % 8)
+			return false;
+		bytes = (long)(nbits / 8);
+		while (*s && bytes--) {
+			int hi, lo;
+
+			while (*s == '-')
+				s++;
+			if (!isxdigit((unsigned char)*s))
+				return false;
+			hi = isdigit((unsigned char)*s) ? *s - '0' :
+			     tolower((unsigned char)*s) - 'a' + 10;
+			s++;
+			while (*s == '-')
+				s++;
+			if (!isxdigit((unsigned char)*s))
+				return false;
+			lo = isdigit((unsigned char)*s) ? *s - '0' :
+			     tolower((unsigned char)*s) - 'a' + 10;
+			s++;
+			if (n < cap)
+				out[n++] = (uint8_t)(hi << 4 | lo);
+		}
+		if (bytes < 0 && *s)
+			return false;
+		return true;
 	}
 	{
 		char *end;
-		long long v = strtoll(val, &end, 0);
+		uint64_t v = (uint64_t)strtoll(arg, &end, 0);
 
-		if (*val == '-' || *val == '+')
-			v = strtoll(val, &end, 0);
-		else
-			v = (long long)strtoull(val, &end, 0);
-		if (end == val || *end) {
-			dbprintf("unable to convert value '%s'.\n", val);
-			return -1;
-		}
-		for (i = e->low; i <= e->high; i++) {
-			elem_pos(e, i, &bit, &sz);
-			/* a timestamp's sec and nsec both write the raw stamp */
-			bits_set(obj(), objlen(), bit, sz, (uint64_t)v);
+		if (*end)
+			return false;
+		if (nbits < 64 && (v >> nbits))
+			return false;
+		*isnum = true;
+		*num = v;
+	}
+	return true;
+}
+
+/* Write the value text over elements [low, high] of the field. */
+static int set_field(const struct fexpr *e, const char *val)
+{
+	uint64_t bit, nbits = 0, num, k;
+	unsigned sz;
+	uint8_t *buf;
+	size_t cap;
+	bool isnum;
+	int i;
+
+	elem_pos(e, e->low, &bit, &sz);
+	for (i = e->low; i <= e->high; i++) {
+		uint64_t b;
+		unsigned s;
+
+		elem_pos(e, i, &b, &s);
+		nbits += s;
+	}
+	if (nbits > (uint64_t)objlen() * 8)
+		nbits = (uint64_t)objlen() * 8;
+	cap = nbits <= 64 ? 8 : (size_t)((nbits + 7) / 8);
+	buf = malloc(cap);
+	if (!buf)
+		return -1;
+	if (!convert_value(val, nbits, buf, cap, &isnum, &num)) {
+		dbprintf("unable to convert value '%s'.\n", val);
+		free(buf);
+		return -1;
+	}
+	if (isnum && nbits <= 64) {
+		bits_set(obj(), objlen(), bit, (unsigned)nbits, num);
+	} else if (isnum) {
+		/* a number into a longer region: right-aligned (see DIFFERENCES.md) */
+		for (k = 0; k + 64 < nbits; k += 8)
+			bits_set(obj(), objlen(), bit + k, 8, 0);
+		bits_set(obj(), objlen(), bit + nbits - 64, 64, num);
+	} else {
+		for (k = 0; k < nbits; k += 8) {
+			unsigned w = nbits - k < 8 ? (unsigned)(nbits - k) : 8;
+
+			bits_set(obj(), objlen(), bit + k, w,
+				 buf[k / 8] >> (8 - w));
 		}
 	}
+	free(buf);
 	return 0;
 }
 
-static int parse_crc_opts(int *argc, char ***argv, bool *nocrc, bool *corrupt)
-{
-	int c;
+/* ---- data mode ---- */
 
+/*
+ * The reference's data-mode subcommands: a name matches when it equals
+ * the command, is a prefix of at least sig characters, or starts with
+ * the whole command name.
+ */
+enum bw_op { BW_LSHIFT, BW_RSHIFT, BW_LROT, BW_RROT, BW_SEQ, BW_RANDOM,
+	     BW_FILL };
+
+static const struct bw_cmd {
+	const char	*name;
+	enum bw_op	op;
+	int		sig, argmin, argmax;
+	int		shift_arg, from_arg, to_arg, start_arg, len_arg;
+	const char	*usage;
+} bw_cmds[] = {
+	{ "lshift", BW_LSHIFT, 2, 0, 3, 1, 0, 0, 2, 3,
+	  "[shiftcount] [start] [len]" },
+	{ "rshift", BW_RSHIFT, 2, 0, 3, 1, 0, 0, 2, 3,
+	  "[shiftcount] [start] [len]" },
+	{ "lrot", BW_LROT, 2, 0, 3, 1, 0, 0, 2, 3,
+	  "[shiftcount] [start] [len]" },
+	{ "rrot", BW_RROT, 2, 0, 3, 1, 0, 0, 2, 3,
+	  "[shiftcount] [start] [len]" },
+	{ "sequence", BW_SEQ, 3, 0, 4, 0, 1, 2, 3, 4,
+	  "[from] [to] [start] [len]" },
+	{ "random", BW_RANDOM, 3, 0, 2, 0, 0, 0, 1, 2, "[start] [len]" },
+	{ "fill", BW_FILL, 1, 1, 3, 1, 0, 0, 2, 3, "num [start] [len]" },
+};
+#define NBW_CMDS	(sizeof(bw_cmds) / sizeof(bw_cmds[0]))
+
+static bool bw_match(const char *arg, const char *name, int sig)
+{
+	int same = 0;
+
+	while (*arg == *name) {
+		if (!*arg)
+			return true;
+		arg++;
+		name++;
+		same++;
+	}
+	if (*arg && *name)
+		return false;
+	return same >= sig;
+}
+
+static void bw_usage(void)
+{
+	unsigned i;
+
+	dbprintf("usage: write (in data mode)\n");
+	for (i = 0; i < NBW_CMDS; i++)
+		dbprintf("              %-9.9s %s\n", bw_cmds[i].name,
+			 bw_cmds[i].usage);
+	dbprintf("\n");
+}
+
+static unsigned long bw_rand(void)
+{
+	static bool seeded;
+
+	if (!seeded) {
+		srand48((long)time(NULL) ^ (long)getpid());
+		seeded = true;
+	}
+	return (unsigned long)lrand48();
+}
+
+/*
+ * Apply one subcommand to bytes [start, start + len) of the buffer.  The
+ * reference warns (without a newline) when the range runs past the end
+ * and then writes past it; we warn the same way and stay inside.
+ */
+static void bw_apply(const struct bw_cmd *cmd, long start, long len,
+		     long shift, long from, long to)
+{
+	uint8_t *data = obj();
+	long size = (long)objlen(), i;
+	uint8_t *base, *hold;
+
+	if (start == -1)
+		start = 0;
+	if (len == -1)
+		len = size - start;
+	if (len + start > size)
+		dbprintf("length (%d) too large for data block size (%d)",
+			 (int)len, (int)size);
+	if (start < 0 || start >= size || len <= 0)
+		return;
+	if (len > size - start)
+		len = size - start;
+	base = data + start;
+	switch (cmd->op) {
+	case BW_LSHIFT:
+	case BW_RSHIFT:
+	case BW_LROT:
+	case BW_RROT:
+		if (shift == -1)
+			shift = 1;
+		if (shift < 0 || shift > len)
+			shift = len;
+		hold = malloc((size_t)shift + 1);
+		if (!hold)
+			return;
+		if (cmd->op == BW_LSHIFT || cmd->op == BW_LROT) {
+			memcpy(hold, base, (size_t)shift);
+			memmove(base, base + shift, (size_t)(len - shift));
+			if (cmd->op == BW_LSHIFT)
+				memset(base + len - shift, 0, (size_t)shift);
+			else
+				memcpy(base + len - shift, hold, (size_t)shift);
+		} else {
+			memcpy(hold, base + len - shift, (size_t)shift);
+			memmove(base + shift, base, (size_t)(len - shift));
+			if (cmd->op == BW_RSHIFT)
+				memset(base, 0, (size_t)shift);
+			else
+				memcpy(base, hold, (size_t)shift);
+		}
+		free(hold);
+		break;
+	case BW_SEQ: {
+		long lo, hi, range, step = shift, t = 0;
+
+		if (from == -1 || from > 255)
+			from = 0;
+		if (to == -1 || to > 255)
+			to = 255;
+		if (step == -1)
+			step = 1;
+		lo = from;
+		hi = to;
+		if (from > to) {
+			lo = to;
+			hi = from;
+			if (step > 0)
+				step = -step;
+		}
+		range = hi - lo;
+		for (i = 0; i < len; i++) {
+			base[i] = (uint8_t)(t + lo);
+			t = (t + step) % (range + 1);
+		}
+		break;
+	}
+	case BW_RANDOM:
+		for (i = 0; i < len; i++)
+			base[i] = (uint8_t)bw_rand();
+		break;
+	case BW_FILL:
+		memset(base, shift == -1 ? 0 : (int)(shift & 0xff),
+		       (size_t)len);
+		break;
+	}
+}
+
+static void write_data(int argc, char **argv, enum wmode mode)
+{
+	const struct bw_cmd *cmd = NULL;
+	long shift = -1, start = -1, len = -1, from = -1, to = -1;
+	unsigned i;
+
+	if (argc <= 1 || argc > 5) {
+		bw_usage();
+		return;
+	}
+	for (i = 0; i < NBW_CMDS; i++)
+		if (bw_match(argv[0], bw_cmds[i].name, bw_cmds[i].sig)) {
+			cmd = &bw_cmds[i];
+			break;
+		}
+	if (!cmd) {
+		dbprintf("write: invalid subcommand\n");
+		bw_usage();
+		return;
+	}
+	if (argc < cmd->argmin + 1 || argc > cmd->argmax + 1) {
+		dbprintf("write %s: invalid number of arguments\n", cmd->name);
+		bw_usage();
+		return;
+	}
+#define ARG(n)	((long)(int)strtoul(argv[n], NULL, 0))
+	if (cmd->shift_arg && cmd->shift_arg < argc)
+		shift = ARG(cmd->shift_arg);
+	if (cmd->start_arg && cmd->start_arg < argc)
+		start = ARG(cmd->start_arg);
+	if (cmd->len_arg && cmd->len_arg < argc)
+		len = ARG(cmd->len_arg);
+	/* from and to count only when every argument is given, as there */
+	if (cmd->from_arg && cmd->len_arg < argc)
+		from = ARG(cmd->from_arg);
+	if (cmd->to_arg && cmd->len_arg < argc)
+		to = ARG(cmd->to_arg);
+#undef ARG
+	bw_apply(cmd, start, len, shift, from, to);
+	write_back(mode, NULL);
+}
+
+/* ---- write and fuzz: the common front ---- */
+
+/*
+ * Options and the checks both commands make before touching anything.
+ * Returns the mode, or -1 when a message has been printed and there is
+ * nothing to do.
+ */
+static int write_front(int *argc, char ***argv, const char *verb)
+{
+	const struct cursor *c = cur_top();
+	bool nocrc = false, corrupt = false;
+	int ch;
+
+	if (!c->typ) {
+		dbprintf("no current type\n");
+		return -1;
+	}
 	optind = 0;
-	while ((c = getopt(*argc, *argv, "cd")) != -1) {
-		switch (c) {
+	while ((ch = getopt(*argc, *argv, "cd")) != -1) {
+		switch (ch) {
 		case 'c':
-			*nocrc = true;
+			nocrc = true;
 			break;
 		case 'd':
-			*corrupt = true;
+			corrupt = true;
 			break;
 		default:
+			dbprintf("bad option for %s command\n", verb);
 			return -1;
 		}
+	}
+	if (nocrc && corrupt) {
+		dbprintf("Cannot specify both -c and -d options\n");
+		return -1;
+	}
+	if (corrupt && c->typ->crc_off == FLD_NO_CRC && c->typ != typ_dir3 &&
+	    c->typ != typ_attr3) {
+		dbprintf("Cannot recalculate CRCs on this type of object\n");
+		return -1;
 	}
 	*argc -= optind;
 	*argv += optind;
-	return 0;
-}
-
-static bool struct_type(void)
-{
-	const struct cursor *c = cur_top();
-
-	return c->typ && c->typ->type->sub && c->buf;
+	if (!(nocrc || corrupt))
+		return W_VERIFY;
+	if (!has_verifier(c))
+		return W_VERIFY;	/* no verifier to step around */
+	if (nocrc)
+		dbprintf("Allowing %s of corrupted data and bad CRC\n", verb);
+	else
+		dbprintf("Allowing %s of corrupted data with good CRC\n", verb);
+	return nocrc ? W_NOCRC : W_NOVERIFY;
 }
 
 static int write_f(int argc, char **argv)
 {
-	bool nocrc = false, corrupt = false;
+	const struct buf_ops *ops;
 	struct fexpr e;
-	int err;
+	int mode;
 
 	if (!writable("writing"))
 		return 0;
-	if (parse_crc_opts(&argc, &argv, &nocrc, &corrupt)) {
-		dbprintf("bad option for write command\n");
+	mode = write_front(&argc, &argv, "write");
+	if (mode < 0)
+		return 0;
+	if (is_text(cur_top())) {
+		dbprintf("text writing/fuzzing not supported.\n");
 		return 0;
 	}
-	if (!cur_top()->typ) {
-		dbprintf("no current type\n");
+	if (!cur_top()->buf)
+		return 0;
+	if (is_data(cur_top())) {
+		write_data(argc, argv, (enum wmode)mode);
 		return 0;
 	}
-	if (!struct_type()) {
-		dbprintf("write: data mode is not supported for type %s\n",
-			 cur_top()->typ->name);
-		return 0;
-	}
-	if (nocrc)
-		dbprintf("Allowing write of corrupted data and bad CRC\n");
-	else if (corrupt)
-		dbprintf("Allowing write of corrupted data with good CRC\n");
 	if (argc != 2) {
 		dbprintf("usage: write fieldname value\n");
 		return 0;
@@ -215,16 +698,13 @@ static int write_f(int argc, char **argv)
 		dbprintf("parsing error\n");
 		return 0;
 	}
-	if (set_field(&e, argv[1])) {
+	ops = write_ops(cur_top());
+	if (set_field(&e, argv[1]))
 		return 0;
-	}
-	err = cur_write(!nocrc);
-	if (err)
-		dbprintf("write error: %s\n", strerror(-err));
+	write_back((enum wmode)mode, ops);
 	print_one_field(argv[0]);
 	return 0;
 }
-
 /* ---- fuzz ---- */
 
 static void fuzz_usage(void)
@@ -292,24 +772,25 @@ static int fuzz_field(const struct fexpr *e, const char *cmd)
 
 static int fuzz_f(int argc, char **argv)
 {
-	bool nocrc = false, corrupt = false;
+	const struct buf_ops *ops;
 	struct fexpr e;
-	int err;
+	int mode;
 
 	if (!writable("fuzzing"))
 		return 0;
-	if (parse_crc_opts(&argc, &argv, &nocrc, &corrupt)) {
-		fuzz_usage();
+	mode = write_front(&argc, &argv, "fuzz");
+	if (mode < 0)
+		return 0;
+	if (is_text(cur_top())) {
+		dbprintf("text writing/fuzzing not supported.\n");
 		return 0;
 	}
-	if (!struct_type()) {
-		dbprintf("fuzz: type has no fields\n");
+	if (!cur_top()->buf)
+		return 0;
+	if (is_data(cur_top())) {
+		dbprintf("use 'blocktrash' or 'write' to fuzz a block.\n");
 		return 0;
 	}
-	if (nocrc)
-		dbprintf("Allowing fuzz of corrupted data and bad CRC\n");
-	else if (corrupt)
-		dbprintf("Allowing fuzz of corrupted data with good CRC\n");
 	if (argc != 2) {
 		fuzz_usage();
 		return 0;
@@ -318,11 +799,10 @@ static int fuzz_f(int argc, char **argv)
 		dbprintf("parsing error\n");
 		return 0;
 	}
+	ops = write_ops(cur_top());
 	if (fuzz_field(&e, argv[1]))
 		return 0;
-	err = cur_write(!nocrc);
-	if (err)
-		dbprintf("write error: %s\n", strerror(-err));
+	write_back((enum wmode)mode, ops);
 	print_one_field(argv[0]);
 	return 0;
 }

@@ -365,7 +365,7 @@ static const struct fld agfl_flds[] = {
 	{ "uuid", &ft_uuid, AGFL(uuid), 1 },
 	{ "lsn", &ft_uint64x, AGFL(lsn), 1 },
 	{ "crc", &ft_crc, AGFL(crc), 1 },
-	{ "bno", &ft_agblock, XFS_AGFL_HDR_SIZE * 8, 0,
+	{ "bno", &ft_agblocknz, XFS_AGFL_HDR_SIZE * 8, 0,
 	  FLD_ARRAY | FLD_COUNT_FN, .count_fn = agfl_bno_count },
 	{ NULL }
 };
