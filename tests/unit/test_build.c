@@ -6,10 +6,10 @@
  * btree leaves in disk byte order.
  */
 #include "config.h"
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include "build.h"
+#include "unit.h"
 
 START_TEST(ag_static_layouts)
 {
@@ -143,8 +143,6 @@ int main(void)
 {
 	Suite *s = suite_create("build");
 	TCase *tc = tcase_create("builders");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, ag_static_layouts);
 	tcase_add_test(tc, agfl_slots_and_wrap);
@@ -152,9 +150,5 @@ int main(void)
 	tcase_add_test(tc, dinode_times);
 	tcase_add_test(tc, leaves_in_disk_order);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -5,11 +5,11 @@
  * lengths), and lookups by name.
  */
 #include "config.h"
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fields.h"
 #include "format/ondisk.h"
+#include "unit.h"
 
 static void ctx_init(struct fld_ctx *c, const uint8_t *data, uint32_t len)
 {
@@ -166,8 +166,6 @@ int main(void)
 {
 	Suite *s = suite_create("fields");
 	TCase *tc = tcase_create("fields");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, bits_roundtrip);
 	tcase_add_test(tc, offsets_follow_structs);
@@ -175,9 +173,5 @@ int main(void)
 	tcase_add_test(tc, dir_entries_walk);
 	tcase_add_test(tc, types_listed);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -7,9 +7,9 @@
  * (flcount of the reference's AG 0).
  */
 #include "config.h"
-#include <check.h>
 #include <stdlib.h>
 #include "resv.h"
+#include "unit.h"
 
 /* 4 AGs of 16 MiB, 512-byte inodes with sparse chunks, no stripes. */
 static struct resv_geom small(uint32_t bs)
@@ -101,16 +101,10 @@ int main(void)
 {
 	Suite *s = suite_create("resv");
 	TCase *tc = tcase_create("reservations");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, min_log_by_feature);
 	tcase_add_test(tc, min_log_by_geometry);
 	tcase_add_test(tc, levels_and_freelist);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }

@@ -8,10 +8,10 @@
  * block, and concurrent adds lose nothing.
  */
 #include "config.h"
-#include <check.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include "spacemap.h"
+#include "unit.h"
 
 #define INO(n)	((uint64_t)(n))
 
@@ -332,8 +332,6 @@ int main(void)
 {
 	Suite *s = suite_create("spacemap");
 	TCase *tc = tcase_create("core");
-	SRunner *sr;
-	int failed;
 
 	tcase_add_test(tc, overlaps_found);
 	tcase_add_test(tc, free_is_complement);
@@ -344,9 +342,5 @@ int main(void)
 	tcase_add_test(tc, lookup_finds_every_owner);
 	tcase_add_test(tc, concurrent_adds);
 	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_run(s);
 }
