@@ -6,8 +6,10 @@ build_pkgs="gcc make autoconf automake autopoint gettext pkg-config \
 uuid-dev libblkid-dev libedit-dev liburcu-dev check libinih-dev"
 # The test suite's oracle and tools: Debian's xfsprogs (never used by the
 # product), e2fsprogs for a foreign filesystem, attr for getfattr,
-# util-linux for losetup/mount.
-test_pkgs="xfsprogs e2fsprogs attr util-linux xz-utils python3"
+# util-linux for losetup/mount; qemu, busybox and cpio for the VM rig
+# (../shared/vmrig) that mounts what the host kernel cannot (realtime).
+test_pkgs="xfsprogs e2fsprogs attr util-linux xz-utils python3 \
+qemu-system-x86 busybox-static cpio"
 
 pkgs=$build_pkgs
 [ "$1" = "--tests" ] && pkgs="$pkgs $test_pkgs"

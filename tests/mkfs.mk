@@ -4,7 +4,8 @@ SHELL_TESTS += \
 	tests/t0301-mkfs-kernel-mounts.sh \
 	tests/t0302-mkfs-refuses-invalid-options.sh \
 	tests/t0303-mkfs-signatures-and-modes.sh \
-	tests/t0304-mkfs-block-device.sh
+	tests/t0304-mkfs-block-device.sh \
+	tests/t0305-mkfs-realtime-in-vm.sh
 EXTRA_DIST += tests/lib/mkfs-matrix.sh tests/lib/mkfs-compare.sh
 
 # The libfs builders mkfs writes with (libfs/build.c).

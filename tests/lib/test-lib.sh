@@ -107,6 +107,23 @@ need_ref() {
 		skip_all "reference xfsprogs not installed (apt-get install xfsprogs)"
 }
 
+# need_vmrig: the qemu rig of ../shared/vmrig (a kernel with online scrub
+# and realtime support) in $VMRIG, its kernel in $VMRIG_KERNEL.  Found
+# beside the source tree, or where $VMRIG_DIR says.
+need_vmrig() {
+	for VMRIG in "${VMRIG_DIR:-}" "$top_srcdir/../shared/vmrig" /work/shared/vmrig; do
+		[ -n "$VMRIG" ] && [ -x "$VMRIG/run-in-vm.sh" ] && break
+		VMRIG=
+	done
+	[ -n "$VMRIG" ] || skip_all "no vmrig (../shared/vmrig; or set VMRIG_DIR)"
+	VMRIG_KERNEL=${VMRIG_KERNEL:-$VMRIG/kernel/bzImage}
+	[ -f "$VMRIG_KERNEL" ] || skip_all "no vmrig kernel at $VMRIG_KERNEL"
+	command -v qemu-system-x86_64 >/dev/null ||
+		skip_all "no qemu (apt-get install qemu-system-x86)"
+	[ -x /bin/busybox ] || skip_all "no busybox (apt-get install busybox-static)"
+	command -v cpio >/dev/null || skip_all "no cpio (apt-get install cpio)"
+}
+
 need_tool() {
 	[ -x "$1" ] || skip_all "$(basename "$1") is not built"
 }
