@@ -286,6 +286,20 @@ static void write_back(enum wmode mode, const struct buf_ops *ops)
 
 /* ---- struct mode ---- */
 
+/* The next hex digit of *s, skipping dashes (UUID style); -1 if none. */
+static int hex_digit(const char **s)
+{
+	int c;
+
+	while (**s == '-')
+		(*s)++;
+	c = tolower((unsigned char)**s);
+	if (!isxdigit(c))
+		return -1;
+	(*s)++;
+	return isdigit(c) ? c - '0' : c - 'a' + 10;
+}
+
 /*
  * A value for a region of nbits bits, as the reference reads it:
  *   "text     the bytes of the text (\ooo: an octal byte), zero-filled;
@@ -331,22 +345,10 @@ static bool convert_value(const char *arg, uint64_t nbits, uint8_t *out,
 			return false;
 		bytes = (long)(nbits / 8);
 		while (*s && bytes--) {
-			int hi, lo;
+			int hi = hex_digit(&s), lo = hi < 0 ? -1 : hex_digit(&s);
 
-			while (*s == '-')
-				s++;
-			if (!isxdigit((unsigned char)*s))
+			if (lo < 0)
 				return false;
-			hi = isdigit((unsigned char)*s) ? *s - '0' :
-			     tolower((unsigned char)*s) - 'a' + 10;
-			s++;
-			while (*s == '-')
-				s++;
-			if (!isxdigit((unsigned char)*s))
-				return false;
-			lo = isdigit((unsigned char)*s) ? *s - '0' :
-			     tolower((unsigned char)*s) - 'a' + 10;
-			s++;
 			if (n < cap)
 				out[n++] = (uint8_t)(hi << 4 | lo);
 		}

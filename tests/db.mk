@@ -8,7 +8,7 @@ DB_TESTS = \
 TESTS += $(DB_TESTS)
 EXTRA_DIST += $(DB_TESTS) tests/db/mkimage.sh tests/db/image.sh \
 	tests/db/seq-core.txt tests/db/seq-files.txt tests/db/seq-dirs.txt \
-	tests/db/seq-write.txt
+	tests/db/seq-write.txt tests/lib/db-paths.sh
 
 # The field tables on their own.
 check_PROGRAMS += tests/unit/test_fields

@@ -16,27 +16,7 @@ if ! "$XK_DB" -r -c "help path" "$full" | grep -q "not found"; then
 	files="$files $top_srcdir/tests/db/seq-dirs.txt"
 fi
 
-# @ino(/path) -> inode number, as the reference resolves it
-ino_of() {
-	"$REF_DB" -r -c "path $2" -c inode "$1" 2>/dev/null |
-		sed -n 's/^current inode number is //p'
-}
-
-expand() {
-	line=$1
-	while :; do
-		case $line in
-		*@ino\(*\)*) ;;
-		*) break ;;
-		esac
-		p=${line#*@ino(}
-		p=${p%%)*}
-		n=$(ino_of "$img" "$p")
-		[ -n "$n" ] || n=NOINO
-		line=$(printf '%s\n' "$line" | sed "s|@ino($p)|$n|")
-	done
-	printf '%s\n' "$line"
-}
+. "$top_srcdir/tests/lib/db-paths.sh"
 
 run() {	# run TOOL "seq" : split on " ;; " into -c arguments
 	tool=$1

@@ -9,26 +9,7 @@ need_ref
 need_loop
 need_tool "$XK_DB"
 
-ino_of() {
-	"$REF_DB" -r -c "path $2" -c inode "$1" 2>/dev/null |
-		sed -n 's/^current inode number is //p'
-}
-
-expand() {
-	line=$1
-	while :; do
-		case $line in
-		*@ino\(*\)*) ;;
-		*) break ;;
-		esac
-		p=${line#*@ino(}
-		p=${p%%)*}
-		n=$(ino_of "$img" "$p")
-		[ -n "$n" ] || n=NOINO
-		line=$(printf '%s\n' "$line" | sed "s|@ino($p)|$n|")
-	done
-	printf '%s\n' "$line"
-}
+. "$top_srcdir/tests/lib/db-paths.sh"
 
 run() {	# run TOOL IMAGE "seq" [options]
 	tool=$1
