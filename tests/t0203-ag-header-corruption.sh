@@ -15,42 +15,12 @@
 
 need_loop
 need_ref
-AGTOOL="$top_builddir/tests/tools/agtool"
-need_tool "$AGTOOL"
-need_tool "$WALKFS"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
-UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=87"
-export ASAN_OPTIONS UBSAN_OPTIONS
+ag_need_tools
 
 base=$(ag_deep_image) || skip_all "could not build the deep image"
 d=$(ag_deep_ag "$base") || skip_all "no AG of the deep image has tall trees"
 o=$((1 - d))
 
-# expect NAME CODE XFS_DB-COMMAND...: damage a copy, check both tools
-expect() {
-	_name=$1 _code=$2
-	shift 2
-	ag_copy "$base" "$T/c.img"
-	ag_poke "$T/c.img" "$@"
-	"$WALKFS" -q "$T/c.img" > "$T/walk.out" 2>&1
-	_w=$?
-	"$AGTOOL" check "$T/c.img" > "$T/ag.out" 2>&1
-	_a=$?
-	if [ $_w -eq 1 ] && grep -q "\[$_code\]" "$T/walk.out" &&
-	   ! grep -q -e Sanitizer -e 'runtime error' "$T/walk.out"; then
-		ok "$_name: walkfs exits 1 with $_code"
-	else
-		not_ok "$_name: walkfs exits 1 with $_code (exit $_w)"
-		diag "$(grep -v '^walkfs: directory' "$T/walk.out" | head -6)"
-	fi
-	if [ $_a -eq 1 ] && grep -q "\[$_code\]" "$T/ag.out" &&
-	   ! grep -q -e Sanitizer -e 'runtime error' "$T/ag.out"; then
-		ok "$_name: agtool exits 1 with $_code"
-	else
-		not_ok "$_name: agtool exits 1 with $_code (exit $_a)"
-		diag "$(head -6 "$T/ag.out")"
-	fi
-}
 
 val() {
 	ag_val "$base" "$@"
@@ -62,67 +32,67 @@ lo=$(val "agf $o" length)
 ld=$(val "agf $d" length)
 
 # ---- AGF, judged alone ----
-expect "agf $o magicnum" AGF_BAD_MAGIC "agf $o" "write -d magicnum 0"
-expect "agf $o crc" AGF_BAD_CRC "agf $o" "write -c crc 0xdeadbeef"
-expect "agf $o versionnum" AGF_BAD_VERSION "agf $o" "write -d versionnum 2"
-expect "agf $o seqno" AGF_BAD_SEQNO "agf $o" "write -d seqno $d"
-expect "agf $o length" AGF_BAD_LENGTH "agf $o" "write -d length $((lo - 8))"
-expect "agf $o uuid" AGF_BAD_UUID "agf $o" \
+ag_expect "agf $o magicnum" AGF_BAD_MAGIC "agf $o" "write -d magicnum 0"
+ag_expect "agf $o crc" AGF_BAD_CRC "agf $o" "write -c crc 0xdeadbeef"
+ag_expect "agf $o versionnum" AGF_BAD_VERSION "agf $o" "write -d versionnum 2"
+ag_expect "agf $o seqno" AGF_BAD_SEQNO "agf $o" "write -d seqno $d"
+ag_expect "agf $o length" AGF_BAD_LENGTH "agf $o" "write -d length $((lo - 8))"
+ag_expect "agf $o uuid" AGF_BAD_UUID "agf $o" \
 	"write -d uuid 01234567-89ab-cdef-0123-456789abcdef"
-expect "agf $o lsn" AGF_BAD_LSN "agf $o" "write -d lsn 0x1fffffff0"
-expect "agf $o bnoroot past the AG" AGF_BAD_ROOT "agf $o" \
+ag_expect "agf $o lsn" AGF_BAD_LSN "agf $o" "write -d lsn 0x1fffffff0"
+ag_expect "agf $o bnoroot past the AG" AGF_BAD_ROOT "agf $o" \
 	"write -d bnoroot $((lo + 100))"
-expect "agf $o cntroot in the headers" AGF_BAD_ROOT "agf $o" \
+ag_expect "agf $o cntroot in the headers" AGF_BAD_ROOT "agf $o" \
 	"write -d cntroot 0"
-expect "agf $o rmaplevel 0" AGF_BAD_LEVEL "agf $o" "write -d rmaplevel 0"
-expect "agf $o refcntlevel too tall" AGF_BAD_LEVEL "agf $o" \
+ag_expect "agf $o rmaplevel 0" AGF_BAD_LEVEL "agf $o" "write -d rmaplevel 0"
+ag_expect "agf $o refcntlevel too tall" AGF_BAD_LEVEL "agf $o" \
 	"write -d refcntlevel 20"
-expect "agf $o flfirst past the AGFL" AGF_BAD_FREELIST "agf $o" \
+ag_expect "agf $o flfirst past the AGFL" AGF_BAD_FREELIST "agf $o" \
 	"write -d flfirst 4000"
-expect "agf $o flcount" AGF_BAD_FREELIST "agf $o" \
+ag_expect "agf $o flcount" AGF_BAD_FREELIST "agf $o" \
 	"write -d flcount $(($(val "agf $o" flcount) + 1))"
-expect "agf $o freeblks past the AG" AGF_BAD_FREEBLKS "agf $o" \
+ag_expect "agf $o freeblks past the AG" AGF_BAD_FREEBLKS "agf $o" \
 	"write -d freeblks $((lo + 1))"
-expect "agf $o rmapblocks 0" AGF_BAD_COUNTERS "agf $o" \
+ag_expect "agf $o rmapblocks 0" AGF_BAD_COUNTERS "agf $o" \
 	"write -d rmapblocks 0"
 
 # ---- AGF against its trees ----
-expect "agf $d freeblks" AGF_FREEBLKS_MISMATCH "agf $d" \
+ag_expect "agf $d freeblks" AGF_FREEBLKS_MISMATCH "agf $d" \
 	"write -d freeblks $(($(val "agf $d" freeblks) - 1))"
-expect "agf $d longest" AGF_LONGEST_MISMATCH "agf $d" \
+ag_expect "agf $d longest" AGF_LONGEST_MISMATCH "agf $d" \
 	"write -d longest $(($(val "agf $d" longest) - 1))"
-expect "agf $d btreeblks" AGF_BTREEBLKS_MISMATCH "agf $d" \
+ag_expect "agf $d btreeblks" AGF_BTREEBLKS_MISMATCH "agf $d" \
 	"write -d btreeblks $(($(val "agf $d" btreeblks) + 1))"
-expect "agf $d rmapblocks" AGF_RMAP_BLOCKS_MISMATCH "agf $d" \
+ag_expect "agf $d rmapblocks" AGF_RMAP_BLOCKS_MISMATCH "agf $d" \
 	"write -d rmapblocks $(($(val "agf $d" rmapblocks) + 1))"
-expect "agf $d refcntblocks" AGF_REFC_BLOCKS_MISMATCH "agf $d" \
+ag_expect "agf $d refcntblocks" AGF_REFC_BLOCKS_MISMATCH "agf $d" \
 	"write -d refcntblocks $(($(val "agf $d" refcntblocks) - 1))"
 
 # ---- AGI, judged alone ----
-expect "agi $o magicnum" AGI_BAD_MAGIC "agi $o" "write -d magicnum 0"
-expect "agi $o crc" AGI_BAD_CRC "agi $o" "write -c crc 0xdeadbeef"
-expect "agi $o versionnum" AGI_BAD_VERSION "agi $o" "write -d versionnum 9"
-expect "agi $o seqno" AGI_BAD_SEQNO "agi $o" "write -d seqno $d"
-expect "agi $o length" AGI_BAD_LENGTH "agi $o" "write -d length $((lo + 1))"
-expect "agi $o root past the AG" AGI_BAD_ROOT "agi $o" \
+ag_expect "agi $o magicnum" AGI_BAD_MAGIC "agi $o" "write -d magicnum 0"
+ag_expect "agi $o crc" AGI_BAD_CRC "agi $o" "write -c crc 0xdeadbeef"
+ag_expect "agi $o versionnum" AGI_BAD_VERSION "agi $o" "write -d versionnum 9"
+ag_expect "agi $o seqno" AGI_BAD_SEQNO "agi $o" "write -d seqno $d"
+ag_expect "agi $o length" AGI_BAD_LENGTH "agi $o" "write -d length $((lo + 1))"
+ag_expect "agi $o root past the AG" AGI_BAD_ROOT "agi $o" \
 	"write -d root $((lo + 3))"
-expect "agi $o free_root in the headers" AGI_BAD_ROOT "agi $o" \
+ag_expect "agi $o free_root in the headers" AGI_BAD_ROOT "agi $o" \
 	"write -d free_root 1"
-expect "agi $o level 0" AGI_BAD_LEVEL "agi $o" "write -d level 0"
-expect "agi $o freecount above count" AGI_BAD_COUNT "agi $o" \
+ag_expect "agi $o level 0" AGI_BAD_LEVEL "agi $o" "write -d level 0"
+ag_expect "agi $o freecount above count" AGI_BAD_COUNT "agi $o" \
 	"write -d freecount $(($(val "agi $o" count) + 1))"
-expect "agi $o newino" AGI_BAD_NEWINO "agi $o" "write -d newino 0xfffffff0"
-expect "agi $o unlinked bucket of another hash" AGI_BAD_UNLINKED "agi $o" \
+ag_expect "agi $o newino" AGI_BAD_NEWINO "agi $o" "write -d newino 0xfffffff0"
+ag_expect "agi $o unlinked bucket of another hash" AGI_BAD_UNLINKED "agi $o" \
 	"write -d unlinked[3] 68"
 
 # ---- AGI against its trees ----
-expect "agi $d count" AGI_COUNT_MISMATCH "agi $d" \
+ag_expect "agi $d count" AGI_COUNT_MISMATCH "agi $d" \
 	"write -d count $(($(val "agi $d" count) + 64))"
-expect "agi $d freecount" AGI_FREECOUNT_MISMATCH "agi $d" \
+ag_expect "agi $d freecount" AGI_FREECOUNT_MISMATCH "agi $d" \
 	"write -d freecount $(($(val "agi $d" freecount) - 1))"
-expect "agi $d ino_blocks" AGI_IBLOCKS_MISMATCH "agi $d" \
+ag_expect "agi $d ino_blocks" AGI_IBLOCKS_MISMATCH "agi $d" \
 	"write -d ino_blocks $(($(val "agi $d" ino_blocks) + 1))"
-expect "agi $d fino_blocks" AGI_FBLOCKS_MISMATCH "agi $d" \
+ag_expect "agi $d fino_blocks" AGI_FBLOCKS_MISMATCH "agi $d" \
 	"write -d fino_blocks $(($(val "agi $d" fino_blocks) + 1))"
 
 # ---- AGFL ----
@@ -132,19 +102,19 @@ slots=$(( ($(ag_val "$base" "sb 0" sectsize) - 36) / 4 ))
 second=$(( (first + 1) % slots ))
 entry=$(ag_db "$base" "agfl $d" "print bno" | tr ' ' '\n' | awk -F: -v i="$first" '$1 == i { print $2 }')
 freeb=$(ag_val "$base" "agf $d" "addr bnoroot" "addr ptrs[1]" "recs[1].startblock")
-expect "agfl $d magicnum" AGFL_BAD_MAGIC "agfl $d" "write -d magicnum 0"
-expect "agfl $d crc" AGFL_BAD_CRC "agfl $d" "write -c crc 0xdeadbeef"
-expect "agfl $d seqno" AGFL_BAD_SEQNO "agfl $d" "write -d seqno $o"
-expect "agfl $d uuid" AGFL_BAD_UUID "agfl $d" \
+ag_expect "agfl $d magicnum" AGFL_BAD_MAGIC "agfl $d" "write -d magicnum 0"
+ag_expect "agfl $d crc" AGFL_BAD_CRC "agfl $d" "write -c crc 0xdeadbeef"
+ag_expect "agfl $d seqno" AGFL_BAD_SEQNO "agfl $d" "write -d seqno $o"
+ag_expect "agfl $d uuid" AGFL_BAD_UUID "agfl $d" \
 	"write -d uuid 01234567-89ab-cdef-0123-456789abcdef"
-expect "agfl $d entry past the AG" AGFL_BAD_ENTRY "agfl $d" \
+ag_expect "agfl $d entry past the AG" AGFL_BAD_ENTRY "agfl $d" \
 	"write -d bno[$first] $((ld + 5))"
-expect "agfl $d active entry in the headers" AGFL_BAD_ENTRY "agfl $d" \
+ag_expect "agfl $d active entry in the headers" AGFL_BAD_ENTRY "agfl $d" \
 	"write -d bno[$first] 1"
-expect "agfl $d active entry that is free space" AGFL_ENTRY_FREE "agfl $d" \
+ag_expect "agfl $d active entry that is free space" AGFL_ENTRY_FREE "agfl $d" \
 	"write -d bno[$first] $freeb"
 if [ "$n" -ge 2 ]; then
-	expect "agfl $d block listed twice" AGFL_DUP_ENTRY "agfl $d" \
+	ag_expect "agfl $d block listed twice" AGFL_DUP_ENTRY "agfl $d" \
 		"write -d bno[$second] $entry"
 else
 	skip "agfl $d block listed twice: walkfs" "the free list has $n entries"

@@ -14,41 +14,12 @@
 
 need_loop
 need_ref
-AGTOOL="$top_builddir/tests/tools/agtool"
-need_tool "$AGTOOL"
-need_tool "$WALKFS"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
-UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=87"
-export ASAN_OPTIONS UBSAN_OPTIONS
+ag_need_tools
 
 base=$(ag_deep_image) || skip_all "could not build the deep image"
 d=$(ag_deep_ag "$base") || skip_all "no AG of the deep image has tall trees"
 len=$(ag_val "$base" "agf $d" length)
 
-expect() {
-	_name=$1 _code=$2
-	shift 2
-	ag_copy "$base" "$T/c.img"
-	ag_poke "$T/c.img" "$@"
-	"$WALKFS" -q "$T/c.img" > "$T/walk.out" 2>&1
-	_w=$?
-	"$AGTOOL" check "$T/c.img" > "$T/ag.out" 2>&1
-	_a=$?
-	if [ $_w -eq 1 ] && grep -q "\[$_code\]" "$T/walk.out" &&
-	   ! grep -q -e Sanitizer -e 'runtime error' "$T/walk.out"; then
-		ok "$_name: walkfs exits 1 with $_code"
-	else
-		not_ok "$_name: walkfs exits 1 with $_code (exit $_w)"
-		diag "$(grep -v '^walkfs: directory' "$T/walk.out" | head -6)"
-	fi
-	if [ $_a -eq 1 ] && grep -q "\[$_code\]" "$T/ag.out" &&
-	   ! grep -q -e Sanitizer -e 'runtime error' "$T/ag.out"; then
-		ok "$_name: agtool exits 1 with $_code"
-	else
-		not_ok "$_name: agtool exits 1 with $_code (exit $_a)"
-		diag "$(head -6 "$T/ag.out")"
-	fi
-}
 
 # NAME HEADER ROOTFIELD KEYFIELD STEP: the trees, where their root is,
 # and a key field that orders them (STEP keeps inode chunks aligned)
@@ -87,23 +58,23 @@ while read -r name hdr rootf keyf step; do
 	p1=$(ag_val "$base" "$r1" "$r2" "ptrs[1]")
 	rec2=$(ag_val "$base" "$r1" "$@" "recs[2].$keyf")
 
-	expect "$name root magic" BTREE_BAD_MAGIC "$r1" "$r2" "write -d magic 0"
-	expect "$name root crc" BTREE_BAD_CRC "$r1" "$r2" \
+	ag_expect "$name root magic" BTREE_BAD_MAGIC "$r1" "$r2" "write -d magic 0"
+	ag_expect "$name root crc" BTREE_BAD_CRC "$r1" "$r2" \
 		"write -c crc 0xdeadbeef"
-	expect "$name root level" BTREE_BAD_LEVEL "$r1" "$r2" \
+	ag_expect "$name root level" BTREE_BAD_LEVEL "$r1" "$r2" \
 		"write -d level $((level + 1))"
-	expect "$name root numrecs" BTREE_BAD_NUMRECS "$r1" "$r2" \
+	ag_expect "$name root numrecs" BTREE_BAD_NUMRECS "$r1" "$r2" \
 		"write -d numrecs 1000"
-	expect "$name pointer past the AG" BTREE_BAD_PTR "$r1" "$r2" \
+	ag_expect "$name pointer past the AG" BTREE_BAD_PTR "$r1" "$r2" \
 		"write -d ptrs[2] $((len + 100))"
-	expect "$name child reached twice" BTREE_BLOCK_REVISITED "$r1" "$r2" \
+	ag_expect "$name child reached twice" BTREE_BLOCK_REVISITED "$r1" "$r2" \
 		"write -d ptrs[2] $p1"
-	expect "$name node keys out of order" BTREE_KEYS_OUT_OF_ORDER "$r1" \
+	ag_expect "$name node keys out of order" BTREE_KEYS_OUT_OF_ORDER "$r1" \
 		"$r2" "write -d keys[1].$keyf $((k2 + step))"
-	expect "$name leaf records out of order" BTREE_RECS_OUT_OF_ORDER "$r1" \
+	ag_expect "$name leaf records out of order" BTREE_RECS_OUT_OF_ORDER "$r1" \
 		"$@" "write -d recs[1].$keyf $((rec2 + step))"
-	expect "$name leaf level" BTREE_BAD_LEVEL "$r1" "$@" "write -d level 1"
-	expect "$name leaf numrecs" BTREE_BAD_NUMRECS "$r1" "$@" \
+	ag_expect "$name leaf level" BTREE_BAD_LEVEL "$r1" "$@" "write -d level 1"
+	ag_expect "$name leaf numrecs" BTREE_BAD_NUMRECS "$r1" "$@" \
 		"write -d numrecs 2000"
 done < "$T/trees"
 
@@ -111,47 +82,47 @@ done < "$T/trees"
 L1="agf $d"
 L2="addr bnoroot"
 L3="addr ptrs[1]"
-expect "bnobt leaf owner" BTREE_BAD_OWNER "$L1" "$L2" "$L3" \
+ag_expect "bnobt leaf owner" BTREE_BAD_OWNER "$L1" "$L2" "$L3" \
 	"write -d owner $((d + 1))"
-expect "bnobt leaf disk address" BTREE_BAD_BLKNO "$L1" "$L2" "$L3" \
+ag_expect "bnobt leaf disk address" BTREE_BAD_BLKNO "$L1" "$L2" "$L3" \
 	"write -d bno 8"
-expect "bnobt first leaf with a left sibling" BTREE_BAD_SIBLING "$L1" "$L2" \
+ag_expect "bnobt first leaf with a left sibling" BTREE_BAD_SIBLING "$L1" "$L2" \
 	"$L3" "write -d leftsib 5000"
-expect "bnobt leaf uuid" BTREE_BAD_UUID "$L1" "$L2" "$L3" \
+ag_expect "bnobt leaf uuid" BTREE_BAD_UUID "$L1" "$L2" "$L3" \
 	"write -d uuid 01234567-89ab-cdef-0123-456789abcdef"
-expect "bnobt leaf lsn" BTREE_BAD_LSN "$L1" "$L2" "$L3" \
+ag_expect "bnobt leaf lsn" BTREE_BAD_LSN "$L1" "$L2" "$L3" \
 	"write -d lsn 0x1fffffff0"
 
 # records that break their own tree's rules
-expect "bnobt extent of length 0" ALLOC_BAD_EXTENT "$L1" "$L2" "$L3" \
+ag_expect "bnobt extent of length 0" ALLOC_BAD_EXTENT "$L1" "$L2" "$L3" \
 	"write -d recs[5].blockcount 0"
-expect "inobt free count" INOBT_BAD_FREECOUNT "agi $d" "addr root" \
+ag_expect "inobt free count" INOBT_BAD_FREECOUNT "agi $d" "addr root" \
 	"addr ptrs[1]" "write -d recs[3].freecount 7"
-expect "inobt hole mask" INOBT_BAD_COUNT "agi $d" "addr root" \
+ag_expect "inobt hole mask" INOBT_BAD_COUNT "agi $d" "addr root" \
 	"addr ptrs[1]" "write -d recs[3].holemask 0xff"
-expect "finobt record with nothing free" FINOBT_NO_FREE "agi $d" \
+ag_expect "finobt record with nothing free" FINOBT_NO_FREE "agi $d" \
 	"addr free_root" "addr ptrs[1]" "write -d recs[2].free 0" \
 	"write -d recs[2].freecount 0"
-expect "rmapbt headers mapped at an offset" RMAP_BAD_OFFSET "agf $d" \
+ag_expect "rmapbt headers mapped at an offset" RMAP_BAD_OFFSET "agf $d" \
 	"addr rmaproot" "addr ptrs[1]" "addr ptrs[1]" \
 	"write -d recs[1].offset 5"
-expect "rmapbt owner past the inodes" RMAP_BAD_OWNER "agf $d" \
+ag_expect "rmapbt owner past the inodes" RMAP_BAD_OWNER "agf $d" \
 	"addr rmaproot" "addr ptrs[1]" "addr ptrs[1]" \
 	"write -d recs[3].owner 0x7fffffffffff"
-expect "refcountbt shared extent with one owner" REFC_BAD_REFCOUNT \
+ag_expect "refcountbt shared extent with one owner" REFC_BAD_REFCOUNT \
 	"agf $d" "addr refcntroot" "addr ptrs[1]" \
 	"write -d recs[4].refcount 1"
 
 # records that contradict another structure
-expect "cntbt extent the bnobt lacks" CNTBT_EXTRA_EXTENT "agf $d" \
+ag_expect "cntbt extent the bnobt lacks" CNTBT_EXTRA_EXTENT "agf $d" \
 	"addr cntroot" "addr ptrs[1]" \
 	"write -d recs[4].startblock $(($(ag_val "$base" "agf $d" "addr cntroot" "addr ptrs[1]" "recs[4].startblock") + 1))"
-expect "rmapbt headers given to the inodes" AG_RMAP_MISSING "agf $d" \
+ag_expect "rmapbt headers given to the inodes" AG_RMAP_MISSING "agf $d" \
 	"addr rmaproot" "addr ptrs[1]" "addr ptrs[1]" \
 	"write -d recs[1].owner 0xfffffffffffffff9"
 ibno=$(ag_val "$base" "agi $d" root)
-expect "free extent over the inobt root" AG_BLOCK_CONFLICT "agf $d" \
+ag_expect "free extent over the inobt root" AG_BLOCK_CONFLICT "agf $d" \
 	"addr bnoroot" "addr ptrs[1]" "write -d recs[1].startblock $ibno"
-expect "free extent the rmapbt maps" AG_RMAP_FREE "agf $d" \
+ag_expect "free extent the rmapbt maps" AG_RMAP_FREE "agf $d" \
 	"addr bnoroot" "addr ptrs[1]" "write -d recs[1].startblock $ibno"
 done_testing

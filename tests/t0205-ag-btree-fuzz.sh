@@ -15,12 +15,7 @@
 need_loop
 need_ref
 command -v python3 > /dev/null 2>&1 || skip_all "needs python3"
-AGTOOL="$top_builddir/tests/tools/agtool"
-need_tool "$AGTOOL"
-need_tool "$WALKFS"
-ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
-UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=87"
-export ASAN_OPTIONS UBSAN_OPTIONS
+ag_need_tools
 
 base=$(ag_deep_image) || skip_all "could not build the deep image"
 d=$(ag_deep_ag "$base") || skip_all "no AG of the deep image has tall trees"

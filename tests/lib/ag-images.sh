@@ -134,3 +134,41 @@ ag_deep_ag() {
 	done
 	return 1
 }
+
+# ag_need_tools: the tools the AG damage tests run (SKIP without them),
+# with sanitizer reports turned into exit codes no tool returns itself.
+ag_need_tools() {
+	AGTOOL="$top_builddir/tests/tools/agtool"
+	need_tool "$AGTOOL"
+	need_tool "$WALKFS"
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=86"
+	UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=87"
+	export ASAN_OPTIONS UBSAN_OPTIONS
+}
+
+# ag_expect NAME CODE XFS_DB-COMMAND...: damage a copy of $base; walkfs
+# and agtool must each exit 1 with a finding CODE and no sanitizer report.
+ag_expect() {
+	_name=$1 _code=$2
+	shift 2
+	ag_copy "$base" "$T/c.img"
+	ag_poke "$T/c.img" "$@"
+	"$WALKFS" -q "$T/c.img" > "$T/walk.out" 2>&1
+	_w=$?
+	"$AGTOOL" check "$T/c.img" > "$T/ag.out" 2>&1
+	_a=$?
+	if [ $_w -eq 1 ] && grep -q "\[$_code\]" "$T/walk.out" &&
+	   ! grep -q -e Sanitizer -e 'runtime error' "$T/walk.out"; then
+		ok "$_name: walkfs exits 1 with $_code"
+	else
+		not_ok "$_name: walkfs exits 1 with $_code (exit $_w)"
+		diag "$(grep -v '^walkfs: directory' "$T/walk.out" | head -6)"
+	fi
+	if [ $_a -eq 1 ] && grep -q "\[$_code\]" "$T/ag.out" &&
+	   ! grep -q -e Sanitizer -e 'runtime error' "$T/ag.out"; then
+		ok "$_name: agtool exits 1 with $_code"
+	else
+		not_ok "$_name: agtool exits 1 with $_code (exit $_a)"
+		diag "$(head -6 "$T/ag.out")"
+	fi
+}
