@@ -6,6 +6,24 @@
 #include <string.h>
 #include "db.h"
 
+/* attr_set and attr_remove share one text, as in the reference. */
+#define ATTR_HELP \
+	  "\n" \
+	  " The 'attr_set' and 'attr_remove' commands provide interfaces for debugging\n" \
+	  " the extended attribute allocation and removal code.\n" \
+	  " Both commands require an attribute name to be specified, and the attr_set\n" \
+	  " command allows an optional value length (-v) to be provided as well.\n" \
+	  " There are 4 namespace flags:\n" \
+	  "  -r -- 'root'\n" \
+	  "  -u -- 'user'		(default)\n" \
+	  "  -s -- 'secure'\n" \
+	  "\n" \
+	  " For attr_set, these options further define the type of set operation:\n" \
+	  "  -C -- 'create'    - create attribute, fail if it already exists\n" \
+	  "  -R -- 'replace'   - replace attribute, fail if it does not exist\n" \
+	  " The backward compatibility mode 'noattr2' can be emulated (-n) also.\n" \
+	  "\n"
+
 static const struct {
 	const char	*name;
 	const char	*text;
@@ -65,37 +83,9 @@ static const struct {
 	  " Inodes are allocated in 16k 'chunks', each btree entry tracks a 'chunk'.\n"
 	  "\n" },
 	{ "attr_remove",
-	  "\n"
-	  " The 'attr_set' and 'attr_remove' commands provide interfaces for debugging\n"
-	  " the extended attribute allocation and removal code.\n"
-	  " Both commands require an attribute name to be specified, and the attr_set\n"
-	  " command allows an optional value length (-v) to be provided as well.\n"
-	  " There are 4 namespace flags:\n"
-	  "  -r -- 'root'\n"
-	  "  -u -- 'user'		(default)\n"
-	  "  -s -- 'secure'\n"
-	  "\n"
-	  " For attr_set, these options further define the type of set operation:\n"
-	  "  -C -- 'create'    - create attribute, fail if it already exists\n"
-	  "  -R -- 'replace'   - replace attribute, fail if it does not exist\n"
-	  " The backward compatibility mode 'noattr2' can be emulated (-n) also.\n"
-	  "\n" },
+	  ATTR_HELP },
 	{ "attr_set",
-	  "\n"
-	  " The 'attr_set' and 'attr_remove' commands provide interfaces for debugging\n"
-	  " the extended attribute allocation and removal code.\n"
-	  " Both commands require an attribute name to be specified, and the attr_set\n"
-	  " command allows an optional value length (-v) to be provided as well.\n"
-	  " There are 4 namespace flags:\n"
-	  "  -r -- 'root'\n"
-	  "  -u -- 'user'		(default)\n"
-	  "  -s -- 'secure'\n"
-	  "\n"
-	  " For attr_set, these options further define the type of set operation:\n"
-	  "  -C -- 'create'    - create attribute, fail if it already exists\n"
-	  "  -R -- 'replace'   - replace attribute, fail if it does not exist\n"
-	  " The backward compatibility mode 'noattr2' can be emulated (-n) also.\n"
-	  "\n" },
+	  ATTR_HELP },
 	{ "back",
 	  "\n"
 	  " The 'back' ('b') command moves to the previous location in the position\n"
