@@ -123,20 +123,23 @@ uint32_t inode_rdev(const struct fs_inode *ip)
 	return load_be32(ip->dfork);
 }
 
-static bool mode_type_valid(uint16_t mode)
+uint8_t inode_mode_ftype(uint16_t mode)
 {
 	switch (mode & XFS_S_IFMT) {
-	case XFS_S_IFREG:
-	case XFS_S_IFDIR:
-	case XFS_S_IFLNK:
-	case XFS_S_IFCHR:
-	case XFS_S_IFBLK:
-	case XFS_S_IFIFO:
-	case XFS_S_IFSOCK:
-		return true;
-	default:
-		return false;
+	case XFS_S_IFREG:	return XFS_DIR3_FT_REG_FILE;
+	case XFS_S_IFDIR:	return XFS_DIR3_FT_DIR;
+	case XFS_S_IFCHR:	return XFS_DIR3_FT_CHRDEV;
+	case XFS_S_IFBLK:	return XFS_DIR3_FT_BLKDEV;
+	case XFS_S_IFIFO:	return XFS_DIR3_FT_FIFO;
+	case XFS_S_IFSOCK:	return XFS_DIR3_FT_SOCK;
+	case XFS_S_IFLNK:	return XFS_DIR3_FT_SYMLINK;
+	default:		return XFS_DIR3_FT_UNKNOWN;
 	}
+}
+
+static bool mode_type_valid(uint16_t mode)
+{
+	return inode_mode_ftype(mode) != XFS_DIR3_FT_UNKNOWN;
 }
 
 /* Largest number of extent records the extents format can hold. */

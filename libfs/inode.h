@@ -84,6 +84,12 @@ static inline bool inode_is_symlink(const struct fs_inode *ip)
 	return (ip->mode & XFS_S_IFMT) == XFS_S_IFLNK;
 }
 
+/*
+ * The directory entry file type (XFS_DIR3_FT_*) of a mode;
+ * XFS_DIR3_FT_UNKNOWN when the mode's type is none of the seven.
+ */
+uint8_t inode_mode_ftype(uint16_t mode);
+
 static inline bool inode_has_attr_fork(const struct fs_inode *ip)
 {
 	return ip->forkoff != 0;

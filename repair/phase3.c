@@ -42,20 +42,6 @@
 #include "symlink.h"
 #include "workers.h"
 
-static uint8_t mode_ftype(uint16_t mode)
-{
-	switch (mode & XFS_S_IFMT) {
-	case XFS_S_IFREG:	return XFS_DIR3_FT_REG_FILE;
-	case XFS_S_IFDIR:	return XFS_DIR3_FT_DIR;
-	case XFS_S_IFCHR:	return XFS_DIR3_FT_CHRDEV;
-	case XFS_S_IFBLK:	return XFS_DIR3_FT_BLKDEV;
-	case XFS_S_IFIFO:	return XFS_DIR3_FT_FIFO;
-	case XFS_S_IFSOCK:	return XFS_DIR3_FT_SOCK;
-	case XFS_S_IFLNK:	return XFS_DIR3_FT_SYMLINK;
-	default:		return XFS_DIR3_FT_UNKNOWN;
-	}
-}
-
 static const char *dev_type_name(uint16_t mode)
 {
 	switch (mode & XFS_S_IFMT) {
@@ -506,7 +492,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 
 	ch->used |= 1ull << bit;
 	ch->nlink[bit] = ip.nlink;
-	ch->ftype[bit] = mode_ftype(ip.mode);
+	ch->ftype[bit] = inode_mode_ftype(ip.mode);
 	if (inode_is_dir(&ip))
 		ch->isdir |= 1ull << bit;
 	if (ip.flags2 & XFS_DIFLAG2_REFLINK)

@@ -379,20 +379,6 @@ struct dir_visit {
 	size_t			*qn, *qcap;
 };
 
-static unsigned ftype_of_mode(uint16_t mode)
-{
-	switch (mode & XFS_S_IFMT) {
-	case XFS_S_IFREG: return XFS_DIR3_FT_REG_FILE;
-	case XFS_S_IFDIR: return XFS_DIR3_FT_DIR;
-	case XFS_S_IFCHR: return XFS_DIR3_FT_CHRDEV;
-	case XFS_S_IFBLK: return XFS_DIR3_FT_BLKDEV;
-	case XFS_S_IFIFO: return XFS_DIR3_FT_FIFO;
-	case XFS_S_IFSOCK: return XFS_DIR3_FT_SOCK;
-	case XFS_S_IFLNK: return XFS_DIR3_FT_SYMLINK;
-	default: return XFS_DIR3_FT_UNKNOWN;
-	}
-}
-
 static int visit_entry(void *priv, const uint8_t *name, unsigned namelen,
 		       xfs_ino_t ino, unsigned ftype)
 {
@@ -422,9 +408,9 @@ static int visit_entry(void *priv, const uint8_t *name, unsigned namelen,
 	if (child->bad)
 		return 0;
 	child->refs++;
-	if (fs->geo.has_ftype && ftype != ftype_of_mode(child->mode))
+	if (fs->geo.has_ftype && ftype != inode_mode_ftype(child->mode))
 		fs_report_val(st->w->fl, PR_INODE_BAD_FTYPE, &o, NULL,
-			      ftype_of_mode(child->mode), ftype);
+			      inode_mode_ftype(child->mode), ftype);
 	if (strcmp(dv->path, "/"))
 		sb_puts(&p, dv->path);
 	sb_puts(&p, "/");
