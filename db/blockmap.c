@@ -498,6 +498,10 @@ static int blockget_f(int argc, char **argv)
 			return 0;
 		}
 	}
+	if (!db_log_placed("aborting")) {
+		db.exitcode = 1;
+		return 0;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return 0;

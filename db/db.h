@@ -40,6 +40,7 @@ struct db {
 	struct fs	*fs;
 	const char	*progname;
 	const char	*fsdevice;
+	const char	*logname;	/* -l: the external log device */
 	bool		expert;		/* -x */
 	bool		readonly;	/* -r */
 	bool		force;		/* -F */
@@ -55,6 +56,12 @@ extern struct db db;
 
 /* output */
 void dbprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Is the log where the superblock says (-l given for an external log and
+ * only then)?  If not, prints "WHAT - ..." as the reference does.
+ */
+bool db_log_placed(const char *what);
 
 /* commands (cmd.c) */
 typedef int (*cmd_fn)(int argc, char **argv);

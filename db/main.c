@@ -105,6 +105,18 @@ static int open_fs(const char *path)
 		geom_init(&db.fs->geo, &db.fs->sb);
 		db.fs->sb_ok = true;
 	}
+	if (db.logname) {
+		err = dev_open(db.logname, db.readonly ? DEV_RDONLY : 0,
+			       &db.fs->logdev);
+		if (err) {
+			fprintf(stderr, "%s: %s\n", db.logname, strerror(-err));
+			fprintf(stderr, "\nfatal error -- couldn't initialize "
+				"XFS library\n");
+			fs_close(db.fs);
+			db.fs = NULL;
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -166,8 +178,10 @@ int main(int argc, char **argv)
 			printf("%s version 6.1.0\n", db.progname);
 			return 0;
 		case 'l':
+			db.logname = optarg;
+			break;
 		case 'R':
-			/* external log and realtime devices: accepted */
+			/* the realtime device: accepted (no command reads it) */
 			break;
 		default:
 			usage();

@@ -299,8 +299,7 @@ static uint32_t log_cur_cycle(const struct log_pos *pos)
 	return pos->state == LOG_STATE_ZEROED ? 1 : pos->head_cycle;
 }
 
-/* Is the log where the superblock says?  As the reference asks it. */
-static bool log_placed(const char *what)
+bool db_log_placed(const char *what)
 {
 	if (db.fs->sb.logstart && db.fs->logdev) {
 		dbprintf("%s - external log specified for FS with an "
@@ -318,7 +317,7 @@ static bool log_placed(const char *what)
 /* Is the log where the superblock says, and clean?  As the reference. */
 static bool uuid_log_clean(struct fs_log *log, struct log_pos *pos)
 {
-	if (!log_placed("aborting"))
+	if (!db_log_placed("aborting"))
 		return false;
 	if (log_probe(log, pos)) {
 		dbprintf("ERROR: cannot find log head/tail, run xfs_repair\n");
@@ -500,7 +499,8 @@ static int info_f(int argc, char **argv)
 	dbprintf("naming   =version %-14u bsize=%-6u ascii-ci=%d, ftype=%d\n",
 		 2, g->dirblksize, sb_has_asciici(sb), sb_has_ftype(sb));
 	dbprintf("log      =%-22s bsize=%-6d blocks=%u, version=%d\n",
-		 sb->logstart ? "internal log" : "external", sb->blocksize,
+		 sb->logstart ? "internal log" :
+		 db.logname ? db.logname : "external", sb->blocksize,
 		 sb->logblocks,
 		 (sb->versionnum & XFS_SB_VERSION_LOGV2BIT) ? 2 : 1);
 	dbprintf("         =%-22s sectsz=%-5u sunit=%u blks, lazy-count=%d\n",

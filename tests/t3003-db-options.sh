@@ -45,6 +45,31 @@ both -r -p foo -c sb -c "p blocksize" "$img"
 both -r -f -i -c version -c "sb 1" -c "p uuid" "$img"
 both -r -c "sb" -c "p blocksize" -c "agf 1" -c "p seqno" -c "echo done" "$img"
 
+# an external log: -l names it (info shows the name), blockget/check
+# refuse without it and with it on an internal-log filesystem; a missing
+# log device is fatal
+truncate -s 512m "$T/ext.img"
+truncate -s 64m "$T/ext.log"
+if "$REF_MKFS" -q -l logdev="$T/ext.log",size=64m "$T/ext.img" > /dev/null 2>&1; then
+	both -r -l "$T/ext.log" -c info -c check -c "echo after" "$T/ext.img"
+	both -r -c info -c check -c "echo after" "$T/ext.img"
+	both -r -l "$T/ext.log" -c check -c "echo after" "$img"
+	both -r -l "$T/nonexistent.log" -c info "$T/ext.img"
+	# logformat writes the external log the reference writes
+	for w in ref ours; do
+		cp "$T/ext.img" "$T/ext.$w.img"
+		cp "$T/ext.log" "$T/ext.$w.log"
+		PATH=$T/$w:$PATH xfs_db -x -l "$T/ext.$w.log" -c "logformat -c 3" \
+			"$T/ext.$w.img" > "$T/$w.out" 2>&1
+	done
+	check "logformat -l: the same output" cmp -s "$T/ref.out" "$T/ours.out"
+	check "logformat -l: the same external log" cmp -s "$T/ext.ref.log" "$T/ext.ours.log"
+	check "logformat -l: the data device untouched" cmp -s "$T/ext.img" "$T/ext.ours.img"
+	rm -f "$T"/ext.*
+else
+	skip "external log" "the reference mkfs.xfs failed"
+fi
+
 # log start: a copy of the output in the file, appended
 for w in ref ours; do
 	echo "before" > "$T/log.$w"
