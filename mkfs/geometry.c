@@ -652,11 +652,12 @@ check_lsunit:
 		cfg->lsunit = cfg->dsunit;
 	if (cfg->sb_feat.log_version == 2 &&
 	    (uint64_t)cfg->lsunit * cfg->blocksize > 256 * 1024) {
-		if (cli->lsu || opt_seen(L_SUNIT))
-			fprintf(stderr,
-				"log stripe unit (%d bytes) is too large (maximum is 256KiB)\n"
-				"log stripe unit adjusted to 32KiB\n",
-				cfg->lsunit * cfg->blocksize);
+		/* said even when the unit came from the data stripe, and
+		 * under -q, as the reference does */
+		fprintf(stderr,
+			"log stripe unit (%d bytes) is too large (maximum is 256KiB)\n"
+			"log stripe unit adjusted to 32KiB\n",
+			cfg->lsunit * cfg->blocksize);
 		cfg->lsunit = (32 * 1024) / cfg->blocksize;
 	}
 }

@@ -1,7 +1,7 @@
 #!/bin/sh
 # For every option set of the mkfs matrix (tests/lib/mkfs-matrix.sh), our
 # mkfs.xfs and the reference make the same filesystem: the same exit code,
-# the same summary printout line for line, and the same superblocks, AG
+# the same summary printout line for line and warnings, and the same superblocks, AG
 # headers, btree roots and first inodes as the reference xfs_db prints
 # them (same UUID; checksums, LSNs and timestamps aside); and the
 # reference xfs_repair -n finds ours clean.
@@ -30,6 +30,11 @@ echo "$MKFS_MATRIX" | while IFS=';' read -r name size esc opts; do
 		ok "$name: summary printout matches"
 	else
 		not_ok "$name: summary printout matches"; diag "$(head -20 "$T/d")"
+	fi
+	if diff "$T/r/err" "$T/o/err" > "$T/d" 2>&1; then
+		ok "$name: the same warnings"
+	else
+		not_ok "$name: the same warnings"; diag "$(head -10 "$T/d")"
 	fi
 	dbo=$(mkfs_devopts "$opts" db)
 	(cd "$T/r" && mkfs_dump img $dbo) > "$T/r/dump"

@@ -25,6 +25,7 @@ agcount-64;8g;0;-d agcount=64
 agsize-256m;2g;0;-d agsize=256m
 stripe-su-sw;2g;0;-d su=64k,sw=4
 stripe-sunit;4g;0;-d sunit=128,swidth=512
+stripe-wide;4g;0;-d su=1m,sw=2
 noalign;2g;0;-d noalign
 log-128m;2g;0;-l size=128m
 log-agnum-0;2g;0;-l agnum=0
