@@ -262,6 +262,28 @@ static enum verdict judge_content(const struct fs_finding *f, bool attr)
 	return V_NOTE;
 }
 
+/*
+ * Is the attribute fork's block 0 a leaf without entries?  The kernel
+ * leaves none behind, but the reference lets it pass under -n with a
+ * note ("would clear empty leaf attr block 0"), checking no further, and
+ * its exit code does not count it.
+ */
+static bool attr_root_leaf_empty(struct fs *fs, const struct fs_extents *ael)
+{
+	const struct xfs_attr3_leaf_hdr *h;
+	struct fs_buf *bp;
+	bool empty;
+
+	if (!ael->n || fork_read(fs, ael, 0, 1, NULL, NULL, &bp))
+		return false;
+	h = (const struct xfs_attr3_leaf_hdr *)bp->data;
+	empty = bp->len >= sizeof(*h) &&
+		get_be16(h->info.magic) == XFS_ATTR3_LEAF_MAGIC &&
+		get_be16(h->count) == 0;
+	buf_release(bp);
+	return empty;
+}
+
 /* Pass the batched claims to the space map, an AG's run at a time. */
 static void flush_claims(struct p3ag *c)
 {
@@ -503,7 +525,11 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		mark_cleared(c, ch, bit);
 		goto out;
 	}
-	if (inode_has_attr_fork(&ip) && !attr_bad) {
+	if (inode_has_attr_fork(&ip) && !attr_bad &&
+	    ip.aformat != XFS_DINODE_FMT_LOCAL && attr_root_leaf_empty(fs, &ael)) {
+		/* the reference's one exception: noted, not a problem */
+		say_ino(c, PR_RP_ATTR_EMPTY_LEAF, 0, 0);
+	} else if (inode_has_attr_fork(&ip) && !attr_bad) {
 		attr_iterate(fs, &ip, &ael, NULL, NULL, &c->fl);
 		if (flush(c, mode, judge_content, true) == V_ATTR) {
 			attr_bad = true;
