@@ -10,5 +10,6 @@ tests_unit_test_spacemap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_spacemap_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_spacemap
 
-SHELL_TESTS += tests/t5010-repair-corruptions.sh tests/t5020-repair-clean-matrix.sh
+SHELL_TESTS += tests/t5010-repair-corruptions.sh tests/t5011-repair-beyond-reference.sh \
+	tests/t5020-repair-clean-matrix.sh
 EXTRA_DIST += tests/repair-cases.txt tests/lib/repair-images.sh
