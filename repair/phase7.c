@@ -43,3 +43,37 @@ void phase7(struct repair *r)
 	}
 	prog_end();
 }
+
+/*
+ * The quota inodes the primary superblock names (0 and NULLFSINO name
+ * none) must be inodes in use that phase 3 keeps; a quota inode that is
+ * not would be dropped, and with it the limits, as the reference warns
+ * after phase 7.
+ */
+void rp_quota_check(struct repair *r)
+{
+	const struct fs_sb *sb = &r->fs->sb;
+	const struct {
+		xfs_ino_t		ino;
+		enum fs_problem		code;
+	} q[] = {
+		{ sb->uquotino, PR_RP_QUOTA_LOST_USER },
+		{ sb->gquotino, PR_RP_QUOTA_LOST_GROUP },
+		{ sb->pquotino, PR_RP_QUOTA_LOST_PROJECT },
+	};
+
+	for (unsigned i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+		const struct im_chunk *ch;
+		unsigned bit;
+
+		if (q[i].ino == 0 || q[i].ino == NULLFSINO)
+			continue;
+		ch = im_find(r->imap, q[i].ino, &bit);
+		if (ch && ((ch->used & ~ch->cleared) >> bit & 1))
+			continue;
+		a.obj.agno = 0;
+		a.found = q[i].ino;
+		rp_say(NULL, q[i].code, &a);
+	}
+}

@@ -124,6 +124,8 @@ void phase4(struct repair *r);
 void phase5(struct repair *r);
 void phase6(struct repair *r);
 void phase7(struct repair *r);
+/* After phase 7: the superblock's quota inodes are inodes in use. */
+void rp_quota_check(struct repair *r);
 
 /* Fatal: print and exit 1 (the reference's do_error / do_abort). */
 _Noreturn void rp_fatal(struct repair *r, const char *fmt, ...)

@@ -303,6 +303,7 @@ int main(int argc, char **argv)
 	} else {
 		rp_warn(NULL, "Inode allocation btrees are too corrupted, skipping phases 6 and 7\n");
 	}
+	rp_quota_check(&r);
 	prog_fini();
 
 	if (r.o.verbose > 1)
