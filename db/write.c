@@ -300,6 +300,20 @@ static int hex_digit(const char **s)
 	return isdigit(c) ? c - '0' : c - 'a' + 10;
 }
 
+/* Where a field's selected elements start (bit), and their total bits. */
+static uint64_t field_span(const struct fexpr *e, uint64_t *bit)
+{
+	uint64_t nbits = 0, b;
+	unsigned s;
+
+	elem_pos(e, e->low, bit, &s);
+	for (int i = e->low; i <= e->high; i++) {
+		elem_pos(e, i, &b, &s);
+		nbits += s;
+	}
+	return nbits;
+}
+
 /*
  * A value for a region of nbits bits, as the reference reads it:
  *   "text     the bytes of the text (\ooo: an octal byte), zero-filled;
@@ -374,20 +388,11 @@ static bool convert_value(const char *arg, uint64_t nbits, uint8_t *out,
 static int set_field(const struct fexpr *e, const char *val)
 {
 	uint64_t bit, nbits = 0, num, k;
-	unsigned sz;
 	uint8_t *buf;
 	size_t cap;
 	bool isnum;
-	int i;
 
-	elem_pos(e, e->low, &bit, &sz);
-	for (i = e->low; i <= e->high; i++) {
-		uint64_t b;
-		unsigned s;
-
-		elem_pos(e, i, &b, &s);
-		nbits += s;
-	}
+	nbits = field_span(e, &bit);
 	if (nbits > (uint64_t)objlen() * 8)
 		nbits = (uint64_t)objlen() * 8;
 	cap = nbits <= 64 ? 8 : (size_t)((nbits + 7) / 8);
@@ -721,18 +726,9 @@ static void fuzz_usage(void)
 static int fuzz_field(const struct fexpr *e, const char *cmd)
 {
 	uint64_t bit, nbits = 0;
-	unsigned sz;
-	int i;
 
 	/* the whole field, all elements, as one bit string */
-	elem_pos(e, e->low, &bit, &sz);
-	for (i = e->low; i <= e->high; i++) {
-		uint64_t b;
-		unsigned s;
-
-		elem_pos(e, i, &b, &s);
-		nbits += s;
-	}
+	nbits = field_span(e, &bit);
 	if (e->f->type->print == FP_CHARNS)
 		nbits = (uint64_t)(e->high - e->low + 1) * 8;
 	if (!nbits)
