@@ -207,8 +207,10 @@ int main(int argc, char **argv)
 	 * whole-filesystem scans lean (XFSKIT_CACHE_MB still overrides).
 	 */
 	setenv("XFSKIT_CACHE_MB", "32", 0);
-	if (open_fs(db.fsdevice))
+	if (open_fs(db.fsdevice)) {
+		free(cmds);
 		return 1;
+	}
 	for (i = 0; i < ncmds && !db.quit; i++)
 		run_command_line(cmds[i]);
 	if (!ncmds)
