@@ -38,3 +38,4 @@ include libfs/attr.mk
 include libfs/log.mk
 include libfs/fields.mk
 include libfs/build.mk
+include libfs/alloc.mk

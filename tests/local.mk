@@ -42,3 +42,4 @@ include tests/corpus.mk
 include tests/mkfs.mk
 include tests/db.mk
 include tests/repair.mk
+include tests/alloc.mk

@@ -1,0 +1,2 @@
+# libfs allocator (alloc.h): bnobt/cntbt/rmapbt/AGF/AGFL updates for new and freed extents.
+libfs_libxfskit_a_SOURCES += libfs/alloc.h
