@@ -4,7 +4,10 @@
  * Attributes are added to and removed from a short-form attribute fork
  * (struct xfs_attr_sf_hdr and entries) in place, the way the kernel does
  * it: a new entry goes at the end, a removed one closes its gap, and the
- * fork goes away (forkoff 0) with the last entry.  The inode's ctime and
+ * fork goes away (forkoff 0) with the last entry unless the data fork is
+ * a btree.  An inode without a fork gets one first, at the offset the
+ * kernel picks (attr_write.h); a fork that outgrows its room moves its
+ * offset down as far as the data fork allows.  The inode's ctime and
  * change count move on, its LSN is cleared and its CRC recomputed.  An
  * attribute that would not fit the short form (the reference would turn
  * the fork into a leaf block) is refused; see DIFFERENCES.md.
@@ -16,6 +19,7 @@
 #include <unistd.h>
 #include "db.h"
 #include "format/ondisk.h"
+#include "attr_write.h"
 
 #define DI_OFF(m)	offsetof(struct xfs_dinode, m)
 
@@ -136,36 +140,91 @@ static bool attr_ready(const char *cmd)
 	return true;
 }
 
+/* The attribute extent count, either counter width. */
+static uint32_t di_anextents(const uint8_t *di)
+{
+	if (load_be64(di + DI_OFF(di_flags2)) & XFS_DIFLAG2_NREXT64)
+		return load_be32(di + DI_OFF(u76.big.di_big_anextents));
+	return load_be16(di + DI_OFF(u76.small.di_anextents));
+}
+
+/*
+ * Give an inode without an attribute fork one, sized for an attribute
+ * of sf_bytes bytes of short form (the kernel adds the fork in a
+ * transaction of its own: the change count moves on once for it).
+ */
+static int afork_create(uint8_t *di, uint32_t sf_bytes)
+{
+	const struct fs_geom *g = &db.fs->geo;
+	unsigned fo = attr_sf_bytesfit(g, di, sf_bytes);
+	bool relayout;
+
+	if (!fo)
+		fo = attr_default_forkoff(g, di);
+	if (!attr_dfork_fits(g, di, fo, &relayout))
+		return -1;	/* the data fork would have to change form */
+	if (relayout)
+		attr_dfork_relayout(g, di, fo);
+	di[DI_OFF(di_forkoff)] = (uint8_t)fo;
+	di[DI_OFF(di_aformat)] = XFS_DINODE_FMT_EXTENTS;
+	memset(di + XFS_DINODE_CORE_SIZE + fo * 8, 0, attr_litino(g) - fo * 8);
+	store_be64(di + DI_OFF(di_changecount),
+		   load_be64(di + DI_OFF(di_changecount)) + 1);
+	return 0;
+}
+
 static int do_attr_set(const struct attr_args *a)
 {
 	struct cursor *c = cur_top();
+	const struct fs_geom *g = &db.fs->geo;
 	uint8_t *di = cur_obj(c), *f;
 	uint32_t size, used, off, need;
-	unsigned aformat;
+	unsigned fo;
+	bool created = false;
 
-	if (!di || !a->valuelen || a->valuelen > 255 || a->namelen > 255 ||
-	    !a->namelen)
+	if (!di || a->namelen > 255 || !a->namelen)
 		return -1;
+	if (!di[DI_OFF(di_forkoff)]) {
+		/* forms beyond short form are not written yet */
+		if (a->valuelen >= 255 || a->namelen >= 255 ||
+		    !attr_sf_bytesfit(g, di, sizeof(struct xfs_attr_sf_hdr) +
+				      XFS_ATTR_SF_ENTSIZE(a->namelen,
+							  a->valuelen)))
+			return -1;
+		if (afork_create(di, sizeof(struct xfs_attr_sf_hdr) +
+				 XFS_ATTR_SF_ENTSIZE(a->namelen, a->valuelen)))
+			return -1;
+		created = true;
+	}
 	f = inode_afork(di, c->len, &size);
 	if (!f)
 		return -1;
-	aformat = di[DI_OFF(di_aformat)];
-	if (aformat == XFS_DINODE_FMT_EXTENTS &&
-	    !load_be16(di + DI_OFF(u76.small.di_anextents)) &&
-	    !(load_be64(di + DI_OFF(di_flags2)) & XFS_DIFLAG2_NREXT64)) {
+	if (di[DI_OFF(di_aformat)] == XFS_DINODE_FMT_EXTENTS &&
+	    !di_anextents(di)) {
+		if (a->replace)
+			goto fail;	/* nothing to replace */
 		/* an empty fork becomes an empty short-form fork */
 		memset(f, 0, size);
 		store_be16(f, sizeof(struct xfs_attr_sf_hdr));
+		f[offsetof(struct xfs_attr_sf_hdr, count)] = 0;
 		di[DI_OFF(di_aformat)] = XFS_DINODE_FMT_LOCAL;
-	} else if (aformat != XFS_DINODE_FMT_LOCAL) {
-		return -1;
+	} else if (di[DI_OFF(di_aformat)] != XFS_DINODE_FMT_LOCAL) {
+		goto fail;
 	}
 	used = load_be16(f);
 	if (used < sizeof(struct xfs_attr_sf_hdr) || used > size)
-		return -1;
+		goto fail;
 	off = sf_find(f, used, a);
 	if ((off && a->create) || (!off && a->replace))
-		return -1;
+		goto fail;
+	need = XFS_ATTR_SF_ENTSIZE(a->namelen, a->valuelen);
+	fo = 0;
+	if (a->valuelen < 255 && a->namelen < 255)
+		fo = attr_sf_bytesfit(g, di, used + need -
+				      (off ? XFS_ATTR_SF_ENTSIZE(f[off],
+								 f[off + 1]) : 0));
+	if (!fo)
+		goto fail;	/* would need a leaf block */
 	if (off) {
 		/* replace: remove the old entry first */
 		uint32_t esz = XFS_ATTR_SF_ENTSIZE(f[off], f[off + 1]);
@@ -174,9 +233,14 @@ static int do_attr_set(const struct attr_args *a)
 		used -= esz;
 		f[offsetof(struct xfs_attr_sf_hdr, count)]--;
 	}
-	need = XFS_ATTR_SF_ENTSIZE(a->namelen, a->valuelen);
-	if (used + need > size)
-		return -1;
+	if (fo != di[DI_OFF(di_forkoff)]) {
+		/* the fork grows into what the data fork leaves */
+		uint8_t *nf = di + XFS_DINODE_CORE_SIZE + fo * 8;
+
+		memmove(nf, f, used);
+		di[DI_OFF(di_forkoff)] = (uint8_t)fo;
+		f = nf;
+	}
 	f[used] = (uint8_t)a->namelen;
 	f[used + 1] = (uint8_t)a->valuelen;
 	f[used + 2] = (uint8_t)a->ns;
@@ -187,6 +251,11 @@ static int do_attr_set(const struct attr_args *a)
 	f[offsetof(struct xfs_attr_sf_hdr, count)]++;
 	inode_touch(di);
 	return cur_write(true);
+fail:
+	/* a fork made for the attribute stays, as the kernel's does */
+	if (created)
+		cur_write(true);
+	return -1;
 }
 
 static int do_attr_remove(const struct attr_args *a)
@@ -206,7 +275,8 @@ static int do_attr_remove(const struct attr_args *a)
 	off = sf_find(f, used, a);
 	if (!off)
 		return -1;
-	if (f[offsetof(struct xfs_attr_sf_hdr, count)] == 1) {
+	if (f[offsetof(struct xfs_attr_sf_hdr, count)] == 1 &&
+	    di[DI_OFF(di_format)] != XFS_DINODE_FMT_BTREE) {
 		/* the last one: the fork goes away, its bytes as they are */
 		di[DI_OFF(di_forkoff)] = 0;
 		di[DI_OFF(di_aformat)] = XFS_DINODE_FMT_EXTENTS;

@@ -7,3 +7,6 @@ libfs_libxfskit_a_SOURCES += \
 	libfs/attr_leaf.c \
 	libfs/attr_remote.c \
 	libfs/attr.c
+libfs_libxfskit_a_SOURCES += \
+	libfs/attr_write.h \
+	libfs/attr_write.c

@@ -4,7 +4,8 @@ DB_TESTS = \
 	tests/t3000-db-differential.sh \
 	tests/t3001-db-write-fuzz.sh \
 	tests/t3002-db-damaged.sh \
-	tests/t3003-db-options.sh
+	tests/t3003-db-options.sh \
+	tests/t3004-db-attr-set.sh
 TESTS += $(DB_TESTS)
 EXTRA_DIST += $(DB_TESTS) tests/db/mkimage.sh tests/db/image.sh \
 	tests/db/seq-core.txt tests/db/seq-files.txt tests/db/seq-dirs.txt \
