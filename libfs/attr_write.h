@@ -63,3 +63,82 @@ void attr_dfork_relayout(const struct fs_geom *g, uint8_t *di,
 			 unsigned new_forkoff);
 
 #endif
+
+/* ---- attr3 leaf blocks ---- */
+
+/* The leaf header as the functions below keep it (firstused unfolded). */
+struct attr_leaf_hdr {
+	uint16_t	count;
+	uint16_t	usedbytes;
+	uint32_t	firstused;	/* g->blocksize when the block is empty */
+	uint8_t		holes;
+	struct {
+		uint16_t base, size;
+	} freemap[XFS_ATTR_LEAF_MAPSIZE];
+};
+
+void attr_leaf_hdr_get(const struct fs_geom *g, const uint8_t *blk,
+		       struct attr_leaf_hdr *h);
+void attr_leaf_hdr_put(const struct fs_geom *g, uint8_t *blk,
+		       const struct attr_leaf_hdr *h);
+
+/* An empty leaf of inode owner at disk address daddr. */
+void attr_leaf_init(const struct fs_geom *g, uint8_t *blk, xfs_ino_t owner,
+		    xfs_daddr_t daddr);
+
+/*
+ * Bytes a new entry takes in a leaf, and whether its value stays in the
+ * leaf (local) or goes to value blocks of its own.
+ */
+uint32_t attr_leaf_newentsize(const struct fs_geom *g, unsigned namelen,
+			      uint32_t valuelen, bool *local);
+
+/* Bytes entry index takes in the name area. */
+uint32_t attr_leaf_entsize(const uint8_t *blk, unsigned index);
+
+/*
+ * Find (ns, name) among the complete entries: true and its index, or
+ * false and the index a new entry of that hash goes at.
+ */
+bool attr_leaf_lookup(const struct fs_geom *g, const uint8_t *blk,
+		      unsigned ns, const uint8_t *name, unsigned namelen,
+		      unsigned *index);
+
+/*
+ * Add an entry at index (from attr_leaf_lookup): flags are the
+ * namespace bits and INCOMPLETE; a local value is valuelen bytes of
+ * value, a remote one gets its name only (valueblk and valuelen 0, and
+ * INCOMPLETE, until attr_leaf_set_remote).  The block is compacted first
+ * if its free space is there but scattered.  -ENOSPC if it does not fit.
+ */
+int attr_leaf_add(const struct fs_geom *g, uint8_t *blk, unsigned index,
+		  unsigned flags, const uint8_t *name, unsigned namelen,
+		  const uint8_t *value, uint32_t valuelen);
+
+/* Point remote entry index at its value and clear INCOMPLETE. */
+void attr_leaf_set_remote(uint8_t *blk, unsigned index, xfs_dablk_t valueblk,
+			  uint32_t valuelen);
+
+/* Remove entry index. */
+void attr_leaf_remove(const struct fs_geom *g, uint8_t *blk, unsigned index);
+
+/*
+ * Short-form bytes the leaf's complete entries would take, or 0 if one
+ * of them cannot be short form (a remote value, a name or value of 255
+ * bytes or more).
+ */
+uint32_t attr_leaf_sf_bytes(const struct fs_geom *g, const uint8_t *blk);
+
+/* Set the leaf's CRC (call after every change, before writing). */
+void attr_leaf_crc(const struct fs_geom *g, uint8_t *blk);
+
+/* ---- remote value blocks ---- */
+
+/*
+ * Value block b (0-based) of a valuelen-byte value of inode owner,
+ * written at disk address daddr: header, that block's piece of value
+ * (value may be NULL: every byte 'fill'), zeros after it, CRC.
+ */
+void attr_rmt_build(const struct fs_geom *g, uint8_t *blk, xfs_ino_t owner,
+		    xfs_daddr_t daddr, uint32_t b, uint32_t valuelen,
+		    const uint8_t *value, uint8_t fill);

@@ -17,3 +17,10 @@ tests_unit_test_fields_SOURCES = tests/unit/test_fields.c
 tests_unit_test_fields_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_fields_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_fields
+
+# attr_write.c (what xfs_db's attr_set writes) on its own.
+check_PROGRAMS += tests/unit/test_attr_write
+tests_unit_test_attr_write_SOURCES = tests/unit/test_attr_write.c
+tests_unit_test_attr_write_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_attr_write_LDADD = $(UNIT_LIBS)
+TESTS += tests/unit/test_attr_write
