@@ -1,50 +1,25 @@
 /*
- * Whole-filesystem scans: blockget/check (what every block is used for,
- * and which inode owns it), blockuse, blockfree, and frag.
- *
- * blockget walks each AG the way the reference's checker does: the
- * superblock and log, the free list, the free space btrees (records as
- * free space, blocks as btree blocks), the reverse mapping and reference
- * count btrees, then the inode btrees, whose records lead to the inode
- * chunks and, through every allocated inode, to each file's blocks (data,
- * directory, attribute, symlink and bmap btree blocks).  A block claimed
- * twice is reported, except data shared by reflinked files.  The map
- * stays until blockfree, for blockuse and ncheck.
+ * Whole-filesystem scans: blockget/check (check.c does the checking and
+ * fills the block map), blockuse and blockfree on that map, and frag.
+ * scan_all_inodes visits every allocated inode for frag and ncheck.
  */
 #include "config.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "db.h"
+#include "blockmap.h"
 #include "ag.h"
 #include "bmap.h"
 #include "btree.h"
 #include "inode.h"
 #include "format/ondisk.h"
 
-enum dbm {
-	DBM_UNKNOWN, DBM_AGF, DBM_AGFL, DBM_AGI, DBM_ATTR, DBM_BTBMAPA,
-	DBM_BTBMAPD, DBM_BTBNO, DBM_BTCNT, DBM_BTINO, DBM_DATA, DBM_DIR,
-	DBM_FREE1, DBM_FREE2, DBM_FREELIST, DBM_INODE, DBM_LOG, DBM_MISSING,
-	DBM_QUOTA, DBM_RTBITMAP, DBM_RTDATA, DBM_RTFREE, DBM_RTSUM, DBM_SB,
-	DBM_SYMLINK, DBM_BTFINO, DBM_BTRMAP, DBM_BTREFC, DBM_RLDATA,
-	DBM_COWDATA, DBM_NTYPES
-};
-
-static const char *const dbm_names[DBM_NTYPES] = {
+const char *const dbm_names[DBM_NTYPES] = {
 	"unknown", "agf", "agfl", "agi", "attr", "btbmapa", "btbmapd", "btbno",
 	"btcnt", "btino", "data", "dir", "free1", "free2", "freelist", "inode",
 	"log", "missing", "quota", "rtbitmap", "rtdata", "rtfree", "rtsum",
 	"sb", "symlink", "btfino", "btrmap", "btrefcnt", "rldata", "cowdata",
-};
-
-struct blockmap {
-	uint8_t		**type;		/* [agno][agbno] */
-	xfs_ino_t	**owner;	/* [agno][agbno], NULLFSINO: none */
-	bool		names;		/* -n: ncheck may run */
-	bool		silent;		/* -s */
-	unsigned long	errors;
 };
 
 static struct blockmap *bmap_state;
@@ -52,62 +27,6 @@ static struct blockmap *bmap_state;
 bool blockmap_have_names(void)
 {
 	return bmap_state && bmap_state->names;
-}
-
-static void bm_error(struct blockmap *m, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void bm_error(struct blockmap *m, const char *fmt, ...)
-{
-	va_list ap;
-
-	m->errors++;
-	if (m->silent)
-		return;
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-}
-
-/* Claim [agbno, agbno + len) of AG agno as type t, for inode ino. */
-static void bm_set(struct blockmap *m, xfs_agnumber_t agno,
-		   xfs_agblock_t agbno, uint64_t len, enum dbm t, xfs_ino_t ino)
-{
-	const struct fs_geom *g = &db.fs->geo;
-	uint64_t i;
-
-	if (agno >= g->agcount)
-		return;
-	for (i = 0; i < len; i++) {
-		xfs_agblock_t b = agbno + (xfs_agblock_t)i;
-		uint8_t *p;
-
-		if (b >= geom_ag_blocks(g, agno))
-			break;
-		p = &m->type[agno][b];
-		if (*p == DBM_UNKNOWN) {
-			*p = t;
-		} else if (t == DBM_FREE2 && *p == DBM_FREE1) {
-			*p = DBM_FREE2;
-		} else if (t == DBM_DATA && g->has_reflink &&
-			   (*p == DBM_DATA || *p == DBM_RLDATA)) {
-			*p = DBM_RLDATA;
-		} else {
-			bm_error(m, "block %u/%u expected type unknown got %s\n",
-				 agno, b, dbm_names[*p]);
-			*p = t;
-		}
-		if (ino != NULLFSINO)
-			m->owner[agno][b] = ino;
-	}
-}
-
-static void bm_set_fsb(struct blockmap *m, xfs_fsblock_t fsb, uint64_t len,
-		       enum dbm t, xfs_ino_t ino)
-{
-	const struct fs_geom *g = &db.fs->geo;
-
-	bm_set(m, fsb_to_agno(g, fsb), fsb_to_agbno(g, fsb), len, t, ino);
 }
 
 /* The extent counter of a fork, read from the raw inode. */
@@ -129,87 +48,15 @@ static uint64_t raw_nextents(const uint8_t *raw, int whichfork)
 					      u76.small.di_anextents));
 }
 
-/* ---- AG metadata ---- */
-
-struct bt_ctx {
-	struct blockmap	*m;
-	xfs_agnumber_t	agno;
-	enum dbm	blktype;
-	enum dbm	rectype;	/* free space records */
-};
-
-static int bt_blk_fn(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
-		     void *priv)
-{
-	struct bt_ctx *c = priv;
-
-	(void)w;
-	(void)level;
-	bm_set_fsb(c->m, fsb, 1, c->blktype, NULLFSINO);
-	return 0;
-}
-
-static int alloc_rec_fn(struct btree_walk *w, const void *rec, void *priv)
-{
-	const struct xfs_alloc_rec *r = rec;
-	struct bt_ctx *c = priv;
-
-	(void)w;
-	bm_set(c->m, c->agno, get_be32(r->ar_startblock),
-	       get_be32(r->ar_blockcount), c->rectype, NULLFSINO);
-	return 0;
-}
-
-static int no_rec_fn(struct btree_walk *w, const void *rec, void *priv)
-{
-	(void)w;
-	(void)rec;
-	(void)priv;
-	return 0;
-}
-
-static void walk_tree(struct blockmap *m, const struct btree_ops *ops,
-		      xfs_agnumber_t agno, xfs_agblock_t root, unsigned levels,
-		      enum dbm blktype, enum dbm rectype, btree_rec_fn rec_fn,
-		      void *rec_priv)
-{
-	struct fs_findings fl;
-	struct btree_root r;
-	struct bt_ctx c = { m, agno, blktype, rectype };
-
-	if (!root || !levels)
-		return;
-	memset(&r, 0, sizeof(r));
-	r.ops = ops;
-	r.agno = agno;
-	r.root = root;
-	r.levels = levels;
-	findings_init(&fl);
-	btree_walk(db.fs, &r, rec_fn ? rec_fn : alloc_rec_fn, bt_blk_fn,
-		   rec_priv ? rec_priv : &c, &fl, NULL);
-	findings_free(&fl);
-}
-
-static int bm_agfl_fn(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
-		   void *priv)
-{
-	(void)idx;
-	bm_set(priv, agno, agbno, 1, DBM_FREELIST, NULLFSINO);
-	return 0;
-}
-
 /* ---- inodes ---- */
 
-
 struct ino_walk {
-	struct bt_ctx	bt;		/* first: the btree block callback's */
-	struct blockmap	*m;		/* NULL: no chunk accounting */
 	xfs_agnumber_t	agno;
 	inode_fn	fn;
 	void		*priv;
 };
 
-/* One inobt record: its chunk's blocks and each allocated inode. */
+/* One inobt record: each allocated inode of its chunk. */
 static int ino_rec_fn(struct btree_walk *w, const void *rec, void *priv)
 {
 	const struct fs_geom *g = &db.fs->geo;
@@ -231,8 +78,6 @@ static int ino_rec_fn(struct btree_walk *w, const void *rec, void *priv)
 
 		if (holemask & (1u << (i / XFS_INODES_PER_HOLEMASK_BIT)))
 			continue;
-		if (iw->m && agino_to_offset(g, agino) == 0)
-			bm_set(iw->m, iw->agno, agbno, 1, DBM_INODE, NULLFSINO);
 		if (freemask & (1ull << i))
 			continue;
 		if (!agbno_valid(g, iw->agno, agbno))
@@ -274,205 +119,106 @@ static int ino_rec_fn(struct btree_walk *w, const void *rec, void *priv)
 }
 
 /* Visit every allocated inode, AG by AG, in inode number order. */
-static void scan_inodes_ag(struct blockmap *m, xfs_agnumber_t agno,
-			   const struct fs_agi *agi, inode_fn fn, void *priv)
-{
-	struct ino_walk iw = { { m, agno, DBM_BTINO, DBM_UNKNOWN }, m, agno, fn,
-			       priv };
-
-	if (m)
-		walk_tree(m, &inobt_ops, agno, agi->root, agi->level, DBM_BTINO,
-			  DBM_UNKNOWN, ino_rec_fn, &iw);
-	else if (agi->root && agi->level) {
-		struct fs_findings fl;
-		struct btree_root r;
-
-		memset(&r, 0, sizeof(r));
-		r.ops = &inobt_ops;
-		r.agno = agno;
-		r.root = agi->root;
-		r.levels = agi->level;
-		findings_init(&fl);
-		btree_walk(db.fs, &r, ino_rec_fn, NULL, &iw, &fl, NULL);
-		findings_free(&fl);
-	}
-}
-
 void scan_all_inodes(inode_fn fn, void *priv)
 {
 	xfs_agnumber_t agno;
 
 	for (agno = 0; agno < db.fs->geo.agcount; agno++) {
+		struct ino_walk iw = { agno, fn, priv };
 		struct fs_findings fl;
 		struct fs_buf *bp;
 		struct fs_agi agi;
 
 		findings_init(&fl);
 		if (!ag_read_agi(db.fs, agno, &fl, &bp, &agi)) {
-			scan_inodes_ag(NULL, agno, &agi, fn, priv);
+			if (agi.root && agi.level) {
+				struct btree_root r;
+
+				memset(&r, 0, sizeof(r));
+				r.ops = &inobt_ops;
+				r.agno = agno;
+				r.root = agi.root;
+				r.levels = agi.level;
+				btree_walk(db.fs, &r, ino_rec_fn, NULL, &iw, &fl,
+					   NULL);
+			}
 			buf_release(bp);
 		}
 		findings_free(&fl);
 	}
 }
 
-/* The blocks of one inode. */
-struct ino_blocks {
-	struct blockmap	*m;
-	xfs_ino_t	ino;
-	enum dbm	bttype;
-};
-
-static int bm_bmbt_blk_fn(xfs_fsblock_t fsb, unsigned level, void *priv)
-{
-	struct ino_blocks *ib = priv;
-
-	(void)level;
-	bm_set_fsb(ib->m, fsb, 1, ib->bttype, ib->ino);
-	return 0;
-}
-
-static void fork_blocks(struct blockmap *m, const struct fs_inode *ip,
-			int whichfork, enum dbm t)
-{
-	/* the reference counts a fork's bmbt blocks as the fork's own type */
-	struct ino_blocks ib = { m, ip->ino, t };
-	struct fs_extents el;
-	struct fs_findings fl;
-	size_t i;
-	int fmt = inode_fork_format(ip, whichfork);
-
-	if (fmt != XFS_DINODE_FMT_EXTENTS && fmt != XFS_DINODE_FMT_BTREE)
-		return;
-	extents_init(&el);
-	findings_init(&fl);
-	if (!fork_extents(db.fs, ip, whichfork, &el, bm_bmbt_blk_fn, &ib, &fl))
-		for (i = 0; i < el.n; i++)
-			bm_set_fsb(m, el.v[i].br_startblock,
-				   el.v[i].br_blockcount, t, ip->ino);
-	findings_free(&fl);
-	extents_free(&el);
-}
-
-static void blockget_inode(xfs_ino_t ino, const uint8_t *raw, void *priv)
-{
-	struct blockmap *m = priv;
-	const struct fs_sb *sb = &db.fs->sb;
-	struct fs_inode ip;
-	enum dbm t;
-
-	if (raw_nextents(raw, XFS_DATA_FORK) == 0 &&
-	    raw_nextents(raw, XFS_ATTR_FORK) == 0 &&
-	    raw[offsetof(struct xfs_dinode, di_format)] != XFS_DINODE_FMT_BTREE &&
-	    raw[offsetof(struct xfs_dinode, di_aformat)] != XFS_DINODE_FMT_BTREE)
-		return;
-	if (inode_decode(&db.fs->geo, ino, raw, &ip))
-		return;
-	switch (ip.mode & XFS_S_IFMT) {
-	case XFS_S_IFDIR:
-		t = DBM_DIR;
-		break;
-	case XFS_S_IFLNK:
-		t = DBM_SYMLINK;
-		break;
-	default:
-		t = DBM_DATA;
-		break;
-	}
-	if (ino == sb->uquotino || ino == sb->gquotino || ino == sb->pquotino)
-		t = DBM_QUOTA;
-	else if (ino == sb->rbmino)
-		t = DBM_RTBITMAP;
-	else if (ino == sb->rsumino)
-		t = DBM_RTSUM;
-	fork_blocks(m, &ip, XFS_DATA_FORK, t);
-	if (inode_has_attr_fork(&ip))
-		fork_blocks(m, &ip, XFS_ATTR_FORK, DBM_ATTR);
-	inode_release(&ip);
-}
-
-static void blockget_ag(struct blockmap *m, xfs_agnumber_t agno)
-{
-	const struct fs_geom *g = &db.fs->geo;
-	const struct fs_sb *sb = &db.fs->sb;
-	struct fs_findings fl;
-	struct fs_buf *agfbp = NULL, *agibp = NULL, *agflbp = NULL;
-	struct fs_agf agf;
-	struct fs_agi agi;
-	xfs_agblock_t hdrblk[4];
-	static const enum dbm hdrtype[4] = {
-		DBM_SB, DBM_AGF, DBM_AGI, DBM_AGFL
-	};
-	unsigned i;
-
-	/* the four header sectors, each once per block they share */
-	for (i = 0; i < 4; i++) {
-		hdrblk[i] = (xfs_agblock_t)(((uint64_t)i * g->sectsize) >>
-					    g->blocklog);
-		if (i == 0 || hdrblk[i] != hdrblk[i - 1])
-			bm_set(m, agno, hdrblk[i], 1, hdrtype[i], NULLFSINO);
-	}
-	if (sb->logstart && fsb_to_agno(g, sb->logstart) == agno)
-		bm_set(m, agno, fsb_to_agbno(g, sb->logstart), sb->logblocks,
-		       DBM_LOG, NULLFSINO);
-	findings_init(&fl);
-	if (ag_read_agf(db.fs, agno, &fl, &agfbp, &agf))
-		goto out;
-	if (ag_read_agi(db.fs, agno, &fl, &agibp, &agi))
-		goto out;
-	if (agf.flcount && !ag_read_agfl(db.fs, agno, &fl, &agflbp))
-		agfl_walk(g, agno, &agf, agflbp->data, bm_agfl_fn, m);
-	walk_tree(m, &bnobt_ops, agno, agf.roots[XFS_AGF_BNO],
-		  agf.levels[XFS_AGF_BNO], DBM_BTBNO, DBM_FREE1, NULL, NULL);
-	walk_tree(m, &cntbt_ops, agno, agf.roots[XFS_AGF_CNT],
-		  agf.levels[XFS_AGF_CNT], DBM_BTCNT, DBM_FREE2, NULL, NULL);
-	if (g->has_rmapbt)
-		walk_tree(m, &rmapbt_ops, agno, agf.roots[XFS_AGF_RMAP],
-			  agf.levels[XFS_AGF_RMAP], DBM_BTRMAP, DBM_UNKNOWN,
-			  no_rec_fn, NULL);
-	if (g->has_reflink)
-		walk_tree(m, &refcountbt_ops, agno, agf.refcount_root,
-			  agf.refcount_level, DBM_BTREFC, DBM_UNKNOWN,
-			  no_rec_fn, NULL);
-	scan_inodes_ag(m, agno, &agi, blockget_inode, m);
-	if (g->has_finobt)
-		walk_tree(m, &finobt_ops, agno, agi.free_root, agi.free_level,
-			  DBM_BTFINO, DBM_UNKNOWN, no_rec_fn, NULL);
-out:
-	if (agflbp)
-		buf_release(agflbp);
-	if (agibp)
-		buf_release(agibp);
-	if (agfbp)
-		buf_release(agfbp);
-	findings_free(&fl);
-}
-
 static void blockmap_free(void)
 {
+	struct blockmap *m = bmap_state;
 	xfs_agnumber_t agno;
 
-	if (!bmap_state)
+	if (!m)
 		return;
-	for (agno = 0; agno < db.fs->geo.agcount; agno++) {
-		free(bmap_state->type[agno]);
-		free(bmap_state->owner[agno]);
+	for (agno = 0; agno <= db.fs->geo.agcount; agno++) {
+		if (m->type)
+			free(m->type[agno]);
+		if (m->owner)
+			free(m->owner[agno]);
+		if (m->hash && agno < db.fs->geo.agcount)
+			free(m->hash[agno]);
 	}
-	free(bmap_state->type);
-	free(bmap_state->owner);
-	free(bmap_state);
+	free(m->type);
+	free(m->owner);
+	free(m->hash);
+	check_free(m);
+	free(m);
 	bmap_state = NULL;
 	names_free();
 }
 
+/* The maps blockget fills: sb agblocks per AG, and the realtime blocks. */
+static struct blockmap *blockmap_alloc(void)
+{
+	const struct fs_geom *g = &db.fs->geo;
+	const struct fs_sb *sb = &db.fs->sb;
+	struct blockmap *m = calloc(1, sizeof(*m));
+	uint64_t per = sb->icount / (8ull * g->agcount);
+	xfs_agnumber_t agno;
+
+	if (!m)
+		return NULL;
+	bmap_state = m;
+	m->mapblocks = sb->agblocks;
+	m->rtblocks = sb->rextents ? sb->rblocks : 0;
+	m->hsize = per < 256 ? 256 : per > 65536 ? 65536 : (uint32_t)per;
+	m->type = calloc(g->agcount + 1, sizeof(*m->type));
+	m->owner = calloc(g->agcount + 1, sizeof(*m->owner));
+	m->hash = calloc(g->agcount, sizeof(*m->hash));
+	if (!m->type || !m->owner || !m->hash)
+		goto fail;
+	for (agno = 0; agno <= g->agcount; agno++) {
+		uint64_t n = agno < g->agcount ? m->mapblocks : m->rtblocks;
+
+		if (agno == g->agcount && !n)
+			break;
+		m->type[agno] = calloc(n, 1);
+		m->owner[agno] = calloc(n, sizeof(uint32_t));
+		if (!m->type[agno] || !m->owner[agno])
+			goto fail;
+		if (agno < g->agcount) {
+			m->hash[agno] = calloc(m->hsize, sizeof(uint32_t));
+			if (!m->hash[agno])
+				goto fail;
+		}
+	}
+	return m;
+fail:
+	dbprintf("out of memory for the block map\n");
+	blockmap_free();
+	return NULL;
+}
 
 static int blockget_f(int argc, char **argv)
 {
-	const struct fs_geom *g = &db.fs->geo;
 	struct blockmap *m;
-	xfs_agnumber_t agno;
+	bool names = false;
 	int c;
-	bool names = false, silent = false;
 
 	if (bmap_state) {
 		dbprintf("already have block usage information\n");
@@ -484,12 +230,10 @@ static int blockget_f(int argc, char **argv)
 		case 'n':
 			names = true;
 			break;
-		case 's':
-			silent = true;
-			break;
 		case 'b':
 		case 'i':
 		case 'p':
+		case 's':
 		case 't':
 		case 'v':
 			break;
@@ -498,36 +242,14 @@ static int blockget_f(int argc, char **argv)
 			return 0;
 		}
 	}
-	if (!db_log_placed("aborting")) {
+	if (!db_log_clean()) {
 		db.exitcode = 1;
 		return 0;
 	}
-	m = calloc(1, sizeof(*m));
+	m = blockmap_alloc();
 	if (!m)
 		return 0;
-	m->type = calloc(g->agcount, sizeof(*m->type));
-	m->owner = calloc(g->agcount, sizeof(*m->owner));
-	bmap_state = m;
-	if (!m->type || !m->owner) {
-		blockmap_free();
-		return 0;
-	}
-	for (agno = 0; agno < g->agcount; agno++) {
-		uint32_t n = geom_ag_blocks(g, agno), i;
-
-		m->type[agno] = calloc(n, 1);
-		m->owner[agno] = malloc((size_t)n * sizeof(xfs_ino_t));
-		if (!m->type[agno] || !m->owner[agno]) {
-			dbprintf("out of memory for the block map\n");
-			blockmap_free();
-			return 0;
-		}
-		for (i = 0; i < n; i++)
-			m->owner[agno][i] = NULLFSINO;
-	}
-	m->silent = silent;
-	for (agno = 0; agno < g->agcount; agno++)
-		blockget_ag(m, agno);
+	check_run(m, argc, argv);
 	if (names) {
 		blockget_names();
 		m->names = true;
@@ -593,7 +315,7 @@ static int blockuse_f(int argc, char **argv)
 	if (agno >= g->agcount)
 		return 0;
 	for (; agbno <= end && agbno < geom_ag_blocks(g, agno); agbno++) {
-		xfs_ino_t ino = bmap_state->owner[agno][agbno];
+		xfs_ino_t ino = blockmap_owner(bmap_state, agno, agbno);
 
 		dbprintf("block %llu (%u/%u) type %s",
 			 (unsigned long long)agb_to_fsb(g, agno, agbno), agno,

@@ -137,6 +137,8 @@ extern xfs_agnumber_t cur_agno;
 void bt_cmds_init(void);
 void blockmap_cmds_init(void);
 bool blockmap_have_names(void);
+/* Is the log where the sb says and clean?  Says why not (blockget, uuid). */
+bool db_log_clean(void);
 /* Every allocated inode, AG by AG, in inode number order (blockmap.c). */
 typedef void (*inode_fn)(xfs_ino_t ino, const uint8_t *raw, void *priv);
 void scan_all_inodes(inode_fn fn, void *priv);

@@ -12,6 +12,8 @@ db_xfs_db_SOURCES = \
 	db/fsops.c \
 	db/btcmds.c \
 	db/blockmap.c \
+	db/blockmap.h \
+	db/check.c \
 	db/dircmds.c \
 	db/attrcmds.c \
 	db/help.c

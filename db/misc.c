@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include <getopt.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
@@ -266,6 +267,12 @@ static int log_probe(struct fs_log *log, struct log_pos *pos)
 
 	findings_init(&fl);
 	err = log_init_fs(log, db.fs, &fl);
+	if (!err && log_not_a_log(log)) {
+		/* the reference's log recovery says so first */
+		fprintf(stderr, "Log inconsistent or not a log (last==0, "
+			"first!=1)\nempty log check failed\n");
+		err = -EINVAL;
+	}
 	if (!err)
 		err = log_find_head(log, pos, &fl);
 	findings_free(&fl);
@@ -336,6 +343,14 @@ static bool uuid_log_clean(struct fs_log *log, struct log_pos *pos)
 		return false;
 	}
 	return true;
+}
+
+bool db_log_clean(void)
+{
+	struct fs_log log;
+	struct log_pos pos;
+
+	return uuid_log_clean(&log, &pos);
 }
 
 /* Clear the log with the new UUID, one cycle on (the log moves forward). */

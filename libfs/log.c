@@ -191,6 +191,16 @@ static int blk_cycle(struct fs_log *log, uint32_t b, uint32_t *cycle)
 	return err;
 }
 
+bool log_not_a_log(struct fs_log *log)
+{
+	uint32_t first, last;
+
+	if (log->bbs < 2 || blk_cycle(log, 0, &first) ||
+	    blk_cycle(log, log->bbs - 1, &last))
+		return false;
+	return first != 0 && last == 0 && first != 1;
+}
+
 static bool is_header(const uint8_t *p)
 {
 	return load_be32(p) == XLOG_HEADER_MAGIC_NUM;

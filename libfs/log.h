@@ -140,6 +140,13 @@ int log_find_head(struct fs_log *log, struct log_pos *pos,
 		  struct fs_findings *fl);
 
 /*
+ * Log recovery refuses a log whose last block was never written (cycle
+ * 0) while its first block was written in a cycle other than 1: that is
+ * not a log that filled from the start.  Says whether this one is such.
+ */
+bool log_not_a_log(struct fs_log *log);
+
+/*
  * log_find_head() and then verify: the unmount record of a clean log, and
  * every record from the tail to the head of a dirty one.  A bad record
  * among the last LOG_MAX_ICLOGS before the head is a torn write: it is

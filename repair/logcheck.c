@@ -29,33 +29,6 @@ void rp_note_lsn(xfs_lsn_t lsn)
 		;
 }
 
-/* The cycle number a log block carries (in h_cycle for record headers). */
-static uint32_t block_cycle(const uint8_t *b)
-{
-	const struct xlog_rec_header *h = (const void *)b;
-
-	if (get_be32(h->h_magicno) == XLOG_HEADER_MAGIC_NUM)
-		return get_be32(h->h_cycle);
-	return get_be32(*(const be32 *)b);
-}
-
-/*
- * Log recovery refuses a log whose last block was never written (cycle
- * 0) while its first block was written in a cycle other than 1: that is
- * not a log that filled from the start.  The reference says so before
- * any search for the head.
- */
-static bool not_a_log(struct fs_log *log)
-{
-	uint8_t first[BBSIZE], last[BBSIZE];
-
-	if (log->bbs < 2 || log->read(log, 0, first, BBSIZE) ||
-	    log->read(log, (uint64_t)(log->bbs - 1) * BBSIZE, last, BBSIZE))
-		return false;
-	return block_cycle(first) != 0 && block_cycle(last) == 0 &&
-	       block_cycle(first) != 1;
-}
-
 void rp_check_log(struct repair *r)
 {
 	struct fs_findings fl;
@@ -66,7 +39,7 @@ void rp_check_log(struct repair *r)
 
 	findings_init(&fl);
 	err = log_init_fs(&log, r->fs, &fl);
-	if (!err && not_a_log(&log)) {
+	if (!err && log_not_a_log(&log)) {
 		rp_log(NULL, "Log inconsistent or not a log (last==0, first!=1)\n"
 		       "empty log check failed\n");
 		err = -EINVAL;

@@ -43,3 +43,4 @@ include tests/mkfs.mk
 include tests/db.mk
 include tests/repair.mk
 include tests/alloc.mk
+include tests/dbcheck.mk

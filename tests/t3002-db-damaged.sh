@@ -49,8 +49,9 @@ add attr3 -c "inode $(ino_of /attrs/node)" -c "ablock 0"
 add attr3 -c "inode $(ino_of /attrs/remote)" -c "ablock 1"
 add symlink -c "inode $(ino_of /remotelink)" -c "dblock 0"
 
-san_clean() {	# the run left no sanitizer report and exited 0 or 1
-	[ "$1" -le 1 ] && ! grep -q "AddressSanitizer\|runtime error\|LeakSanitizer" "$2"
+san_clean() {	# no sanitizer report, and an exit code xfs_db gives (0-3:
+		# blockget finding the damage exits 3, or 2 when a tree is unwalkable)
+	[ "$1" -le 3 ] && ! grep -q "AddressSanitizer\|runtime error\|LeakSanitizer" "$2"
 }
 
 seed=1

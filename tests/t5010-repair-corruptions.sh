@@ -15,6 +15,7 @@
 # tools' messages for each case.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/repair-images.sh"
+. "$top_srcdir/tests/lib/repair-cases.sh"
 
 need_root
 need_loop
@@ -22,36 +23,6 @@ need_ref
 need_tool "$XK_REPAIR"
 command -v setfattr > /dev/null || skip_all "setfattr not installed (apt-get install attr)"
 
-CASES="$top_srcdir/tests/repair-cases.txt"
-# functions for the shell commands of cases
-SHELL_HELPERS='logdaddr() {
-	_ls=$($DB -r -c "sb 0" -c "p logstart" "$IMG" | awk "{ print \$3 }")
-	$DB -r -c "convert fsb $_ls daddr" "$IMG" | sed "s/.*(\(.*\)).*/\1/"
-};'
-
-# The case lines: NAME | IMAGE | REF-RC | EXPECT | XFS_DB COMMANDS
-cases() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$CASES" |
-		if [ -n "$RP_CASES" ]; then grep -E "^[[:space:]]*($RP_CASES)[[:space:]]*\|"; else cat; fi
-}
-
-trim() {
-	echo "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'
-}
-
-# {ino:/path} in a command: the inode number of that path in the image
-expand() {
-	_img=$1 _cmd=$2
-	while :; do
-		_p=$(echo "$_cmd" | sed -n 's/.*{ino:\([^}]*\)}.*/\1/p')
-		[ -n "$_p" ] || break
-		_i=$(rp_ino "$_img" "$_p") || return 1
-		_cmd=$(echo "$_cmd" | sed "s#{ino:$_p}#$_i#")
-	done
-	echo "$_cmd"
-}
-
-# has_code FILE CODE[@TEXT]: a finding with that code (and text) exists
 has_code() {
 	_code=${2%%@*}
 	case $2 in
@@ -61,54 +32,26 @@ has_code() {
 	grep -F "[$_code]" "$1" | grep -qF -- "$_text"
 }
 
-cases > "$T/cases"
+rc_cases > "$T/cases"
 n=$(wc -l < "$T/cases")
 [ "$n" -gt 0 ] || skip_all "no case matches '$RP_CASES'"
 plan "$n"
 
 while IFS='|' read -r name image refrc expect cmds; do
-	name=$(trim "$name")
-	image=$(trim "$image")
-	refrc=$(trim "$refrc")
-	expect=$(trim "$expect")
+	name=$(rc_trim "$name")
+	image=$(rc_trim "$image")
+	refrc=$(rc_trim "$refrc")
+	expect=$(rc_trim "$expect")
 	src=$(rp_image "$image") || { not_ok "$name: image $image"; continue; }
-	expect=$(expand "$image" "$expect") || { not_ok "$name: bad {ino:} in expect"; continue; }
+	expect=$(rc_expand "$image" "$expect") || { not_ok "$name: bad {ino:} in expect"; continue; }
 	img="$T/$name.img"
 	rp_copy "$src" "$img" || { not_ok "$name: copying the image"; continue; }
 	devs=$(rp_devargs "$img")
-	dbdevs=$(rp_dbargs "$img")
-	# "!command" runs a shell command on $IMG instead of xfs_db
-	case $(trim "$cmds") in
-	!*)
-		IMG=$img DB=$REF_DB sh -c "$SHELL_HELPERS $(trim "$cmds" | sed 's/^!//')" > "$T/db.out" 2>&1 ||
-			{ not_ok "$name: the shell command failed"; diag "$(cat "$T/db.out")"; continue; }
-		cmds=""
-		;;
+	rc_damage "$image" "$cmds" "$img" "$T/db.out"
+	case $? in
+	1) not_ok "$name: a {ino:} path is not in image $image"; rp_rm "$img"; continue ;;
+	2) not_ok "$name: xfs_db could not damage the image"; diag "$(cat "$T/db.out")"; rp_rm "$img"; continue ;;
 	esac
-	# run the xfs_db commands, one -c each
-	set --
-	oldifs=$IFS
-	IFS=';'
-	for c in $cmds; do
-		IFS=$oldifs
-		c=$(trim "$c")
-		c=$(expand "$image" "$c") || { set -- BAD; break; }
-		set -- "$@" -c "$c"
-		IFS=';'
-	done
-	IFS=$oldifs
-	if [ "$1" = BAD ]; then
-		not_ok "$name: a {ino:} path is not in image $image"
-		continue
-	fi
-	# shellcheck disable=SC2086
-	[ $# -eq 0 ] || "$REF_DB" -x $dbdevs "$@" "$img" > "$T/db.out" 2>&1
-	if [ $# -gt 0 ] && grep -qiE 'write error|invalid|not found|no such|usage:|parsing error' "$T/db.out"; then
-		not_ok "$name: xfs_db could not damage the image"
-		diag "$(cat "$T/db.out")"
-		rp_rm "$img"
-		continue
-	fi
 	# shellcheck disable=SC2086
 	"$REF_REPAIR" -n $devs "$img" > "$T/ref.out" 2>&1
 	rc_ref=$?
@@ -128,7 +71,7 @@ while IFS='|' read -r name image refrc expect cmds; do
 	IFS=','
 	for e in $expect; do
 		IFS=$oldifs
-		e=$(trim "$e")
+		e=$(rc_trim "$e")
 		case $e in
 		-) ;;
 		!*) ! has_code "$T/found" "${e#!}" || why="$why false alarm ${e#!};" ;;

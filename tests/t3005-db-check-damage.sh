@@ -1,0 +1,82 @@
+#!/bin/sh
+# xfs_db check (blockget) on damaged filesystems reports what the
+# reference reports: for every case of the corruption corpus
+# (tests/repair-cases.txt, also used by xfs_repair's t5010), a copy of
+# the case's image is damaged with the reference xfs_db -x, and then
+#   - "check" prints, on stdout, the same lines as the reference's, in the
+#     same order, and exits with the same code (3: found something,
+#     2: a tree could not be walked, 1: the log is dirty or unusable),
+#   - "check -s" exits with that code too, and prints only what the
+#     reference prints even when silent,
+#   - neither run changed a byte of the image (-r).
+# For the cases listed in $EXIT_ONLY only the exit codes are compared
+# (deliberate differences in what is printed, db/DIFFERENCES.md).
+# DB_CASES=regex runs only the matching cases.
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
+. "$top_srcdir/tests/lib/repair-images.sh"
+. "$top_srcdir/tests/lib/repair-cases.sh"
+
+need_root
+need_loop
+need_ref
+need_tool "$XK_DB"
+command -v setfattr > /dev/null || skip_all "setfattr not installed (apt-get install attr)"
+
+# A primary superblock with an impossible block size (1000): the
+# reference computes part of its geometry from it and walks different
+# blocks; both find the trees unwalkable (exit 2).
+EXIT_ONLY="sb0_blocksize"
+
+RP_CASES=${DB_CASES:-$RP_CASES} rc_cases > "$T/cases"
+n=$(wc -l < "$T/cases")
+[ "$n" -gt 0 ] || skip_all "no case matches '$DB_CASES'"
+plan "$n"
+
+while IFS='|' read -r name image refrc expect cmds; do
+	name=$(rc_trim "$name")
+	image=$(rc_trim "$image")
+	src=$(rp_image "$image") || { not_ok "$name: image $image"; continue; }
+	img="$T/$name.img"
+	rp_copy "$src" "$img" || { not_ok "$name: copying the image"; continue; }
+	rc_damage "$image" "$cmds" "$img" "$T/db.out"
+	case $? in
+	1) not_ok "$name: a {ino:} path is not in image $image"; rp_rm "$img"; continue ;;
+	2) not_ok "$name: xfs_db could not damage the image"; diag "$(cat "$T/db.out")"; rp_rm "$img"; continue ;;
+	esac
+	dbdevs=$(rp_dbargs "$img")
+	# shellcheck disable=SC2086
+	"$REF_DB" -r $dbdevs -c check "$img" > "$T/ref.out" 2> /dev/null
+	rc_ref=$?
+	# shellcheck disable=SC2086
+	"$REF_DB" -r $dbdevs -c "check -s" "$img" > "$T/ref.s" 2> /dev/null
+	rc_ref_s=$?
+	sum_before=$(rp_sum_all "$img")
+	# shellcheck disable=SC2086
+	"$XK_DB" -r $dbdevs -c check "$img" > "$T/ours.out" 2> "$T/ours.err"
+	rc_ours=$?
+	# shellcheck disable=SC2086
+	"$XK_DB" -r $dbdevs -c "check -s" "$img" > "$T/ours.s" 2>> "$T/ours.err"
+	rc_ours_s=$?
+	sum_after=$(rp_sum_all "$img")
+	why=""
+	[ "$rc_ours" = "$rc_ref" ] || why="$why exit $rc_ours, reference $rc_ref;"
+	[ "$rc_ours_s" = "$rc_ref_s" ] || why="$why -s exit $rc_ours_s, reference $rc_ref_s;"
+	case " $EXIT_ONLY " in
+	*" $name "*) ;;
+	*)
+		cmp -s "$T/ref.out" "$T/ours.out" || why="$why other messages;"
+		cmp -s "$T/ref.s" "$T/ours.s" || why="$why other messages under -s;"
+		;;
+	esac
+	! grep -qE 'runtime error|Sanitizer' "$T/ours.err" || why="$why the sanitizer complained;"
+	[ "$sum_before" = "$sum_after" ] || why="$why -r changed the image;"
+	if [ -z "$why" ]; then
+		ok "$name: exit $rc_ours, $(wc -l < "$T/ours.out") lines as the reference"
+	else
+		not_ok "$name:$why"
+		diag "$(diff "$T/ref.out" "$T/ours.out" | head -10)"
+		diag "$(diff "$T/ref.s" "$T/ours.s" | head -4)"
+	fi
+	rp_rm "$img"
+done < "$T/cases"
+done_testing
