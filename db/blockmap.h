@@ -32,6 +32,7 @@ struct ckino {
 	uint32_t	link_set;	/* the inode's own link count */
 	uint32_t	link_add;	/* directory entries naming it */
 	bool		isdir, isreflink, security;
+	bool		ilist;		/* blockget -i: traced */
 	char		*name;		/* blockget -n: its entry name */
 };
 

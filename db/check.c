@@ -59,6 +59,8 @@ struct ck {
 	const struct fs_geom *g;
 	const struct fs_sb *sb;
 	bool		sflag, verbose, nflag;
+	uint64_t	*blist;		/* -b: blocks to trace */
+	unsigned	nblist;
 	unsigned long	error;
 	unsigned	serious;
 	bool		lazycount;
@@ -82,24 +84,46 @@ struct ck {
 	bool		have_rbm, have_rsum;
 };
 
-static void ckprint(struct ck *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+static void finding(struct ck *c, bool show, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
-/* A finding: counted always, printed unless -s. */
-static void ckprint(struct ck *c, const char *fmt, ...)
+/* A finding: counted always, printed when show. */
+static void finding(struct ck *c, bool show, const char *fmt, ...)
 {
 	va_list ap;
 
 	c->error++;
-	if (c->sflag)
+	if (!show)
 		return;
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
 }
 
+/* The usual finding: printed unless -s. */
+#define ckprint(c, ...)	finding((c), !(c)->sflag, __VA_ARGS__)
+
+/* Is this filesystem block one of -b's? */
+static bool blisted(const struct ck *c, uint64_t fsb)
+{
+	unsigned i;
+
+	for (i = 0; i < c->nblist; i++)
+		if (c->blist[i] == fsb)
+			return true;
+	return false;
+}
+
+static bool blisted_ag(const struct ck *c, xfs_agnumber_t agno,
+		       xfs_agblock_t agbno)
+{
+	return c->nblist &&
+	       blisted(c, ((uint64_t)agno << c->g->agblklog) | agbno);
+}
+
 /* A message printed even with -s (the reference prints these always). */
-static void ckalways(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void ckalways(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
 
 static void ckalways(const char *fmt, ...)
 {
@@ -187,6 +211,14 @@ static uint32_t ino_index(const struct ckino *e)
 	return e ? e->idx : 0;
 }
 
+static void addlink(struct ck *c, struct ckino *e)
+{
+	e->link_add++;
+	if (c->verbose || e->ilist)
+		printf("inode %lld add link, now %u\n", (long long)e->ino,
+		       e->link_add);
+}
+
 static void addname_inode(struct ck *c, struct ckino *e, const uint8_t *name,
 			  unsigned len)
 {
@@ -223,6 +255,47 @@ static char *inode_name(struct ck *c, struct ckino *e)
 
 /* ---- the block map ---- */
 
+/*
+ * Say which of the blocks [first, first + len) are out of range: all of
+ * them, as one range, unless -s, when only the -b blocks among them are.
+ */
+static void report_ranges(struct ck *c, bool rt, xfs_agnumber_t agno,
+			  uint64_t first, uint64_t len)
+{
+	uint64_t i, low = 0, high = 0;
+	bool prev = false, open = false;
+
+	for (i = 0; i <= len; i++) {
+		bool cur = i < len &&
+			   (!c->sflag || (rt ? blisted(c, first + i) :
+					  blisted_ag(c, agno,
+						     (xfs_agblock_t)(first + i))));
+
+		if (cur && !prev) {
+			low = high = first + i;
+			open = true;
+		} else if (cur) {
+			high = first + i;
+		} else if (prev && open) {
+			if (rt && low == high)
+				printf("rtblock %llu out of range\n",
+				       (unsigned long long)low);
+			else if (rt)
+				printf("rtblocks %llu..%llu out of range\n",
+				       (unsigned long long)low,
+				       (unsigned long long)high);
+			else if (low == high)
+				printf("block %u/%u out of range\n", agno,
+				       (xfs_agblock_t)low);
+			else
+				printf("blocks %u/%u..%u out of range\n", agno,
+				       (xfs_agblock_t)low, (xfs_agblock_t)high);
+			open = false;
+		}
+		prev = cur;
+	}
+}
+
 /* Is [agbno, agbno + len) inside the filesystem?  Says where not. */
 static bool check_range(struct ck *c, xfs_agnumber_t agno, xfs_agblock_t agbno,
 			uint32_t len)
@@ -231,13 +304,7 @@ static bool check_range(struct ck *c, xfs_agnumber_t agno, xfs_agblock_t agbno,
 
 	if (agno < c->g->agcount && last < c->sb->agblocks)
 		return true;
-	if (len && !c->sflag) {
-		if (len == 1)
-			printf("block %u/%u out of range\n", agno, agbno);
-		else
-			printf("blocks %u/%u..%u out of range\n", agno, agbno,
-			       agbno + len - 1);
-	}
+	report_ranges(c, false, agno, agbno, len);
 	c->error++;
 	return false;
 }
@@ -247,6 +314,15 @@ static bool is_reflink_type(const struct ck *c, enum dbm t)
 	return c->g->has_reflink && (t == DBM_DATA || t == DBM_RLDATA);
 }
 
+static bool beyond_end(struct ck *c, xfs_agnumber_t agno, xfs_agblock_t agbno)
+{
+	if (agbno < c->sb->agblocks)
+		return false;
+	ckalways("block %u/%u beyond end of expected area\n", agno, agbno);
+	c->error++;
+	return true;
+}
+
 static void check_dbmap(struct ck *c, xfs_agnumber_t agno, xfs_agblock_t agbno,
 			uint32_t len, enum dbm want, bool ignore_reflink)
 {
@@ -254,17 +330,14 @@ static void check_dbmap(struct ck *c, xfs_agnumber_t agno, xfs_agblock_t agbno,
 	uint32_t i;
 
 	for (i = 0; i < len; i++, p++) {
-		if (agbno + i >= c->sb->agblocks) {
-			ckalways("block %u/%u beyond end of expected area\n",
-				 agno, agbno + i);
-			c->error++;
+		if (beyond_end(c, agno, agbno + i))
 			break;
-		}
 		if (ignore_reflink && (*p == DBM_UNKNOWN || *p == DBM_DATA ||
 				       *p == DBM_RLDATA))
 			continue;
 		if (*p != want)
-			ckprint(c, "block %u/%u expected type %s got %s\n", agno,
+			finding(c, !c->sflag || blisted_ag(c, agno, agbno + i),
+				"block %u/%u expected type %s got %s\n", agno,
 				agbno + i, dbm_names[want], dbm_names[*p]);
 	}
 }
@@ -284,15 +357,13 @@ static void check_set_dbmap(struct ck *c, xfs_agnumber_t agno,
 	}
 	check_dbmap(c, agno, agbno, len, want, is_reflink_type(c, t));
 	for (i = 0, p = &c->m->type[agno][agbno]; i < len; i++, p++) {
-		if (agbno + i >= c->sb->agblocks) {
-			ckalways("block %u/%u beyond end of expected area\n",
-				 agno, agbno + i);
-			c->error++;
+		if (beyond_end(c, agno, agbno + i))
 			break;
-		}
-		if (*p == DBM_RLDATA && t == DBM_DATA)
-			continue;	/* shared data stays shared */
-		*p = (*p == DBM_DATA && t == DBM_DATA) ? DBM_RLDATA : t;
+		if (!(*p == DBM_RLDATA && t == DBM_DATA))	/* stays shared */
+			*p = (*p == DBM_DATA && t == DBM_DATA) ? DBM_RLDATA : t;
+		if (c->verbose || blisted_ag(c, agno, agbno + i))
+			printf("setting block %u/%u to %s\n", agno, agbno + i,
+			       dbm_names[t]);
 	}
 }
 
@@ -318,18 +389,25 @@ static void set_inomap(struct ck *c, xfs_agnumber_t agno, xfs_agblock_t agbno,
 	if (len > c->sb->agblocks - agbno)
 		len = c->sb->agblocks - agbno;
 	for (i = 0, o = &c->m->owner[agno][agbno]; i < len; i++, o++) {
-		if (*o && !ckino_at(c->m, *o)->isreflink) {
-			ckprint(c, "block %u/%u claimed by inode %lld, previous "
+		struct ckino *prev = *o ? ckino_at(c->m, *o) : NULL;
+
+		if (prev && !prev->isreflink) {
+			finding(c, !c->sflag || prev->ilist ||
+				blisted_ag(c, agno, agbno + i),
+				"block %u/%u claimed by inode %lld, previous "
 				"inum %lld\n", agno, agbno + i,
-				(long long)e->ino,
-				(long long)ckino_at(c->m, *o)->ino);
+				(long long)e->ino, (long long)prev->ino);
 			ok = false;
 		}
 	}
 	if (!ok)
 		return;
-	for (i = 0, o = &c->m->owner[agno][agbno]; i < len; i++, o++)
+	for (i = 0, o = &c->m->owner[agno][agbno]; i < len; i++, o++) {
 		*o = ino_index(e);
+		if (c->verbose || e->ilist || blisted_ag(c, agno, agbno + i))
+			printf("setting inode to %lld for block %u/%u\n",
+			       (long long)e->ino, agno, agbno + i);
+	}
 }
 
 static void checknot_dbmap(struct ck *c, xfs_agnumber_t agno, unsigned mask)
@@ -339,7 +417,8 @@ static void checknot_dbmap(struct ck *c, xfs_agnumber_t agno, unsigned mask)
 
 	for (i = 0; i < c->m->mapblocks; i++)
 		if ((1u << p[i]) & mask)
-			ckprint(c, "block %u/%u type %s not expected\n", agno, i,
+			finding(c, !c->sflag || blisted_ag(c, agno, i),
+				"block %u/%u type %s not expected\n", agno, i,
 				dbm_names[p[i]]);
 }
 
@@ -349,16 +428,19 @@ static bool check_rrange(struct ck *c, uint64_t bno, uint64_t len)
 {
 	if (bno + len - 1 < c->m->rtblocks)
 		return true;
-	if (c->sflag)
-		;
-	else if (len == 1)
-		printf("rtblock %llu out of range\n", (unsigned long long)bno);
-	else
-		printf("rtblocks %llu..%llu out of range\n",
-		       (unsigned long long)bno,
-		       (unsigned long long)(bno + len - 1));
+	report_ranges(c, true, 0, bno, len);
 	c->error++;
 	return false;
+}
+
+static bool rt_beyond_end(struct ck *c, uint64_t bno)
+{
+	if (bno < c->m->rtblocks)
+		return false;
+	ckalways("rtblock %llu beyond end of expected area\n",
+		 (unsigned long long)bno);
+	c->error++;
+	return true;
 }
 
 static void set_rdbmap(struct ck *c, uint64_t bno, uint64_t len, enum dbm t)
@@ -370,25 +452,21 @@ static void set_rdbmap(struct ck *c, uint64_t bno, uint64_t len, enum dbm t)
 		return;
 	p = &c->m->type[c->g->agcount][bno];
 	for (i = 0; i < len; i++) {
-		if (bno + i >= c->m->rtblocks) {
-			ckalways("rtblock %llu beyond end of expected area\n",
-				 (unsigned long long)(bno + i));
-			c->error++;
+		if (rt_beyond_end(c, bno + i))
 			break;
-		}
 		if (p[i] != DBM_UNKNOWN)
-			ckprint(c, "rtblock %llu expected type %s got %s\n",
+			finding(c, !c->sflag || blisted(c, bno + i),
+				"rtblock %llu expected type %s got %s\n",
 				(unsigned long long)(bno + i),
 				dbm_names[DBM_UNKNOWN], dbm_names[p[i]]);
 	}
 	for (i = 0; i < len; i++) {
-		if (bno + i >= c->m->rtblocks) {
-			ckalways("rtblock %llu beyond end of expected area\n",
-				 (unsigned long long)(bno + i));
-			c->error++;
+		if (rt_beyond_end(c, bno + i))
 			break;
-		}
 		p[i] = t;
+		if (c->verbose || blisted(c, bno + i))
+			printf("setting rtblock %llu to %s\n",
+			       (unsigned long long)(bno + i), dbm_names[t]);
 	}
 }
 
@@ -407,17 +485,25 @@ static void set_rinomap(struct ck *c, uint64_t bno, uint64_t len,
 	}
 	o = &c->m->owner[c->g->agcount][bno];
 	for (i = 0; i < len; i++) {
-		if (o[i]) {
-			ckprint(c, "rtblock %llu claimed by inode %lld, previous "
+		struct ckino *prev = o[i] ? ckino_at(c->m, o[i]) : NULL;
+
+		if (prev) {
+			finding(c, !c->sflag || prev->ilist ||
+				blisted(c, bno + i),
+				"rtblock %llu claimed by inode %lld, previous "
 				"inum %lld\n", (unsigned long long)(bno + i),
-				(long long)e->ino,
-				(long long)ckino_at(c->m, o[i])->ino);
+				(long long)e->ino, (long long)prev->ino);
 			ok = false;
 		}
 	}
-	if (ok)
-		for (i = 0; i < len; i++)
-			o[i] = ino_index(e);
+	if (!ok)
+		return;
+	for (i = 0; i < len; i++) {
+		o[i] = ino_index(e);
+		if (c->verbose || e->ilist || blisted(c, bno + i))
+			printf("setting inode to %lld for rtblock %llu\n",
+			       (long long)e->ino, (unsigned long long)(bno + i));
+	}
 }
 
 /* ---- file maps ---- */
@@ -562,7 +648,7 @@ static int dir_hash_see(struct ck *c, uint32_t hash, uint32_t addr)
 	return -1;
 }
 
-static void dir_hash_check_done(struct ck *c, xfs_ino_t ino)
+static void dir_hash_check_done(struct ck *c, const struct ckino *id, bool v)
 {
 	unsigned i;
 	struct dhash *p, *n;
@@ -571,9 +657,10 @@ static void dir_hash_check_done(struct ck *c, xfs_ino_t ino)
 		for (p = c->dh[i]; p; p = n) {
 			n = p->next;
 			if (!p->seen)
-				ckprint(c, "dir ino %lld missing leaf entry for "
-					"%x/%x\n", (long long)ino, p->hashval,
-					p->address);
+				finding(c, !c->sflag || id->ilist || v,
+					"dir ino %lld missing leaf entry for "
+					"%x/%x\n", (long long)id->ino,
+					p->hashval, p->address);
 			free(p);
 		}
 		c->dh[i] = NULL;
@@ -634,8 +721,9 @@ static int bestfree_find(const uint8_t *bf, uint32_t off, uint16_t len)
  */
 static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 				  struct ckino *id, uint32_t dabno, bool leafdir,
-				  int *dot, int *dotdot)
+				  bool v, int *dot, int *dotdot)
 {
+	const bool show = !c->sflag || v;
 	const struct fs_geom *g = c->g;
 	uint32_t bsize = g->dirblksize, magic = load_be32(d);
 	uint32_t db_ = dabno / g->dirblkfsbs;
@@ -651,7 +739,7 @@ static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 
 	if (magic != XFS_DIR2_BLOCK_MAGIC && magic != XFS_DIR2_DATA_MAGIC &&
 	    magic != XFS_DIR3_BLOCK_MAGIC && magic != XFS_DIR3_DATA_MAGIC) {
-		ckprint(c, "bad directory data magic # %#x for dir ino %lld "
+		finding(c, show, "bad directory data magic # %#x for dir ino %lld "
 			"block %u\n", magic, (long long)id->ino, dabno);
 		return NULLFSINO;
 	}
@@ -662,7 +750,7 @@ static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 		tstale = load_be32(d + bsize - 4);
 		l = (int64_t)bsize - 8 - (int64_t)tcount * 8;
 		if (l <= (int64_t)ptr || l > (int64_t)bsize - 8) {
-			ckprint(c, "bad block directory tail for dir ino %lld\n",
+			finding(c, show, "bad block directory tail for dir ino %lld\n",
 				(long long)id->ino);
 		} else {
 			lep = l;
@@ -688,7 +776,7 @@ static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 			lastfree_err += lastfree != 0;
 			if ((len & (XFS_DIR2_DATA_ALIGN - 1)) || len == 0 ||
 			    tagp >= endptr) {
-				ckprint(c, "dir %lld block %u bad free entry at "
+				finding(c, show, "dir %lld block %u bad free entry at "
 					"%d\n", (long long)id->ino, dabno,
 					(int)ptr);
 				break;
@@ -714,11 +802,11 @@ static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 			const uint8_t *name = d + ptr + 9;
 
 			if (namelen == 0)
-				ckprint(c, "dir %lld block %u zero length entry "
+				finding(c, show, "dir %lld block %u zero length entry "
 					"at %d\n", (long long)id->ino, dabno,
 					(int)ptr);
 			if (tagp >= endptr) {
-				ckprint(c, "dir %lld block %u bad entry at %d\n",
+				finding(c, show, "dir %lld block %u bad entry at %d\n",
 					(long long)id->ino, dabno, (int)ptr);
 				break;
 			}
@@ -732,16 +820,20 @@ static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 			lastfree = 0;
 			lino = load_be64(name - 9);
 			cid = find_inode(c, lino, true);
+			if (v)
+				printf("dir %lld block %u entry %*.*s %lld\n",
+				       (long long)id->ino, dabno, namelen,
+				       namelen, name, (long long)lino);
 			if (cid)
-				cid->link_add++;
+				addlink(c, cid);
 			else
-				ckprint(c, "dir %lld block %u entry %*.*s bad "
+				finding(c, show, "dir %lld block %u entry %*.*s bad "
 					"inode number %lld\n", (long long)id->ino,
 					dabno, namelen, namelen, name,
 					(long long)lino);
 			if (namelen == 2 && name[0] == '.' && name[1] == '.') {
 				if (parent)
-					ckprint(c, "multiple .. entries in dir "
+					finding(c, show, "multiple .. entries in dir "
 						"%lld (%lld, %lld)\n",
 						(long long)id->ino,
 						(long long)parent,
@@ -757,7 +849,7 @@ static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 				}
 			} else {
 				if (lino != id->ino)
-					ckprint(c, "dir %lld entry . inode "
+					finding(c, show, "dir %lld entry . inode "
 						"number mismatch (%lld)\n",
 						(long long)id->ino,
 						(long long)lino);
@@ -773,7 +865,7 @@ static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 			uint32_t h, a;
 
 			if (e + 8 > bsize) {
-				ckprint(c, "dir %lld block %u bad count %u\n",
+				finding(c, show, "dir %lld block %u bad count %u\n",
 					(long long)id->ino, dabno, tcount);
 				break;
 			}
@@ -782,33 +874,34 @@ static xfs_ino_t process_data_dir(struct ck *c, const uint8_t *d,
 			if (a == XFS_DIR2_NULL_DATAPTR)
 				stale++;
 			else if (dir_hash_see(c, h, a))
-				ckprint(c, "dir %lld block %u extra leaf entry "
+				finding(c, show, "dir %lld block %u extra leaf entry "
 					"%x %x\n", (long long)id->ino, dabno, h, a);
 		}
 	}
 	bf_err += freeseen != 7;
 	if (bf_err)
-		ckprint(c, "dir %lld block %u bad bestfree data\n",
+		finding(c, show, "dir %lld block %u bad bestfree data\n",
 			(long long)id->ino, dabno);
 	if (block && count != tcount - tstale)
-		ckprint(c, "dir %lld block %u bad block tail count %d (stale "
+		finding(c, show, "dir %lld block %u bad block tail count %d (stale "
 			"%d)\n", (long long)id->ino, dabno, (int)tcount,
 			(int)tstale);
 	if (block && stale != tstale)
-		ckprint(c, "dir %lld block %u bad stale tail count %d\n",
+		finding(c, show, "dir %lld block %u bad stale tail count %d\n",
 			(long long)id->ino, dabno, (int)tstale);
 	if (lastfree_err)
-		ckprint(c, "dir %lld block %u consecutive free entries\n",
+		finding(c, show, "dir %lld block %u consecutive free entries\n",
 			(long long)id->ino, dabno);
 	if (tag_err)
-		ckprint(c, "dir %lld block %u entry/unused tag mismatch\n",
+		finding(c, show, "dir %lld block %u entry/unused tag mismatch\n",
 			(long long)id->ino, dabno);
 	return parent;
 }
 
 static void process_leaf_dir_int(struct ck *c, const uint8_t *d,
-				  struct ckino *id, uint32_t dabno)
+				  struct ckino *id, uint32_t dabno, bool v)
 {
+	const bool show = !c->sflag || v;
 	const struct fs_geom *g = c->g;
 	uint32_t bsize = g->dirblksize;
 	uint16_t magic = load_be16(d + 8);
@@ -821,11 +914,11 @@ static void process_leaf_dir_int(struct ck *c, const uint8_t *d,
 		uint64_t lbp;
 
 		if (forw || back)
-			ckprint(c, "bad leaf block forw/back pointers %d/%d for "
+			finding(c, show, "bad leaf block forw/back pointers %d/%d for "
 				"dir ino %lld block %u\n", (int)forw, (int)back,
 				(long long)id->ino, dabno);
 		if (dabno != dir_leaf_dablk(g))
-			ckprint(c, "single leaf block for dir ino %lld block %u "
+			finding(c, show, "single leaf block for dir ino %lld block %u "
 				"should be at block %u\n", (long long)id->ino,
 				dabno, dir_leaf_dablk(g));
 		lbp = (uint64_t)bsize - 4 - (uint64_t)bestcount * 2;
@@ -835,7 +928,7 @@ static void process_leaf_dir_int(struct ck *c, const uint8_t *d,
 
 			if (c->nfree <= i || c->freetab[i] != b)
 				/* printed, not counted, as the reference */
-				if (!c->sflag)
+				if (!c->sflag || v)
 					printf("bestfree %d for dir ino %lld "
 					       "block %u doesn't match table "
 					       "value %d\n",
@@ -853,12 +946,12 @@ static void process_leaf_dir_int(struct ck *c, const uint8_t *d,
 		uint16_t level = load_be16(d + 58);
 
 		if (level < 1 || level > DA_NODE_MAXDEPTH)
-			ckprint(c, "bad node block level %d for dir ino %lld "
+			finding(c, show, "bad node block level %d for dir ino %lld "
 				"block %u\n", level, (long long)id->ino, dabno);
 		return;
 	}
 	default:
-		ckprint(c, "bad directory data magic # %#x for dir ino %lld "
+		finding(c, show, "bad directory data magic # %#x for dir ino %lld "
 			"block %u\n", magic, (long long)id->ino, dabno);
 		return;
 	}
@@ -871,25 +964,26 @@ static void process_leaf_dir_int(struct ck *c, const uint8_t *d,
 		if (a == XFS_DIR2_NULL_DATAPTR)
 			stale++;
 		else if (dir_hash_see(c, h, a))
-			ckprint(c, "dir %lld block %u extra leaf entry %x %x\n",
+			finding(c, show, "dir %lld block %u extra leaf entry %x %x\n",
 				(long long)id->ino, dabno, h, a);
 	}
 	if (stale != load_be16(d + offsetof(struct xfs_dir3_leaf_hdr, stale)))
-		ckprint(c, "dir3 %lld block %u stale mismatch %d/%d\n",
+		finding(c, show, "dir3 %lld block %u stale mismatch %d/%d\n",
 			(long long)id->ino, dabno, (int)stale,
 			load_be16(d + offsetof(struct xfs_dir3_leaf_hdr, stale)));
 }
 
 static void process_leaf_dir_free(struct ck *c, const uint8_t *d,
-				  struct ckino *id, uint32_t dabno)
+				  struct ckino *id, uint32_t dabno, bool v)
 {
+	const bool show = !c->sflag || v;
 	const struct fs_geom *g = c->g;
 	uint32_t magic = load_be32(d), maxent = dir3_free_maxbests(g);
 	uint32_t firstdb, nvalid, nused, i, used = 0;
 	const uint32_t hdr = sizeof(struct xfs_dir3_free_hdr);
 
 	if (magic != XFS_DIR2_FREE_MAGIC && magic != XFS_DIR3_FREE_MAGIC) {
-		ckprint(c, "bad free block magic # %#x for dir ino %lld block "
+		finding(c, show, "bad free block magic # %#x for dir ino %lld block "
 			"%u\n", magic, (long long)id->ino, dabno);
 		return;
 	}
@@ -897,12 +991,12 @@ static void process_leaf_dir_free(struct ck *c, const uint8_t *d,
 	nvalid = load_be32(d + offsetof(struct xfs_dir3_free_hdr, nvalid));
 	nused = load_be32(d + offsetof(struct xfs_dir3_free_hdr, nused));
 	if (firstdb != (dabno - dir_free_dablk(g)) / g->dirblkfsbs * maxent) {
-		ckprint(c, "bad free block firstdb %d for dir ino %lld block "
+		finding(c, show, "bad free block firstdb %d for dir ino %lld block "
 			"%u\n", (int)firstdb, (long long)id->ino, dabno);
 		return;
 	}
 	if (nvalid > maxent || nused > maxent || nused > nvalid) {
-		ckprint(c, "bad free block nvalid/nused %d/%d for dir ino %lld "
+		finding(c, show, "bad free block nvalid/nused %d/%d for dir ino %lld "
 			"block %u\n", (int)nvalid, (int)nused,
 			(long long)id->ino, dabno);
 		return;
@@ -913,7 +1007,7 @@ static void process_leaf_dir_free(struct ck *c, const uint8_t *d,
 		uint16_t b = load_be16(d + hdr + 2 * i);
 
 		if (ent != b)
-			ckprint(c, "bad free block ent %d is %d should be %d for "
+			finding(c, show, "bad free block ent %d is %d should be %d for "
 				"dir ino %lld block %u\n", (int)i, b, ent,
 				(long long)id->ino, dabno);
 		if (b != NULLDATAOFF)
@@ -922,9 +1016,24 @@ static void process_leaf_dir_free(struct ck *c, const uint8_t *d,
 			c->freetab[k] = NULLDATAOFF;
 	}
 	if (used != nused)
-		ckprint(c, "bad free block nused %d should be %d for dir ino %lld "
+		finding(c, show, "bad free block nused %d should be %d for dir ino %lld "
 			"block %u\n", (int)nused, (int)used, (long long)id->ino,
 			dabno);
+}
+
+/* Is any filesystem block of the dir block at off one of -b's? */
+static bool fmap_blisted(const struct ck *c, const struct fmap *f,
+			 uint64_t off, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; c->nblist && i < n; i++) {
+		int64_t b = fmap_get(f, off + i);
+
+		if (b >= 0 && blisted(c, (uint64_t)b))
+			return true;
+	}
+	return false;
 }
 
 static xfs_ino_t process_block_dir(struct ck *c, const struct fmap *f,
@@ -934,31 +1043,34 @@ static xfs_ino_t process_block_dir(struct ck *c, const struct fmap *f,
 	bool mapped;
 	xfs_ino_t parent;
 
+	bool v = c->verbose || id->ilist;
+
 	bp = fmap_read(c, f, 0, c->g->dirblkfsbs, &mapped);
 	if (!mapped) {
-		ckprint(c, "block 0 for directory inode %lld is missing\n",
-			(long long)id->ino);
+		finding(c, !c->sflag || v, "block 0 for directory inode %lld is "
+			"missing\n", (long long)id->ino);
 		return 0;
 	}
+	v = v || fmap_blisted(c, f, 0, c->g->dirblkfsbs);
 	if (!bp) {
-		ckprint(c, "can't read block 0 for directory inode %lld\n",
-			(long long)id->ino);
+		finding(c, !c->sflag || v, "can't read block 0 for directory "
+			"inode %lld\n", (long long)id->ino);
 		return 0;
 	}
 	if (!dir_magic_known(bp->data, bp->len))
 		ckalways("Unknown directory buffer type!\n");
-	parent = process_data_dir(c, bp->data, id, 0, false, dot, dotdot);
+	parent = process_data_dir(c, bp->data, id, 0, false, v, dot, dotdot);
 	buf_release(bp);
-	dir_hash_check_done(c, id->ino);
+	dir_hash_check_done(c, id, v);
 	return parent;
 }
 
 static xfs_ino_t process_leaf_node_dir(struct ck *c, const struct fmap *f,
-				       struct ckino *id, uint64_t size,
-				       int *dot, int *dotdot)
+				       struct ckino *id, int *dot, int *dotdot)
 {
 	const struct fs_geom *g = c->g;
 	uint32_t leafblk = dir_leaf_dablk(g), freeblk = dir_free_dablk(g);
+	bool v2 = c->verbose || id->ilist, v = false;
 	xfs_ino_t parent = 0;
 	int64_t dbno = -1;
 	uint32_t i;
@@ -966,15 +1078,20 @@ static xfs_ino_t process_leaf_node_dir(struct ck *c, const struct fmap *f,
 	c->nfree = 0;
 	for (i = 0; i < c->capfree; i++)
 		c->freetab[i] = NULLDATAOFF;
-	(void)size;
 	while ((dbno = fmap_next(f, (uint64_t)(dbno + 1))) >= 0) {
 		bool mapped;
 		struct fs_buf *bp = fmap_read(c, f, (uint64_t)dbno,
 					      g->dirblkfsbs, &mapped);
 
+		v = v2 || fmap_blisted(c, f, (uint64_t)dbno, g->dirblkfsbs);
+		if (v)
+			printf("dir inode %lld block %u=%llu\n",
+			       (long long)id->ino, (uint32_t)dbno,
+			       (unsigned long long)fmap_get(f, (uint64_t)dbno));
 		if (!bp) {
-			ckprint(c, "can't read block %u for directory inode "
-				"%lld\n", (uint32_t)dbno, (long long)id->ino);
+			finding(c, !c->sflag || v, "can't read block %u for "
+				"directory inode %lld\n", (uint32_t)dbno,
+				(long long)id->ino);
 			dbno += g->dirblkfsbs - 1;
 			continue;
 		}
@@ -983,29 +1100,30 @@ static xfs_ino_t process_leaf_node_dir(struct ck *c, const struct fmap *f,
 		if ((uint64_t)dbno < leafblk) {
 			xfs_ino_t lino = process_data_dir(c, bp->data, id,
 							  (uint32_t)dbno, true,
-							  dot, dotdot);
+							  v, dot, dotdot);
 
 			if (lino) {
 				if (parent)
-					ckprint(c, "multiple .. entries in dir "
-						"%lld\n", (long long)id->ino);
+					finding(c, !c->sflag || v, "multiple .. "
+						"entries in dir %lld\n",
+						(long long)id->ino);
 				else
 					parent = lino;
 			}
 		} else if ((uint64_t)dbno < freeblk) {
-			process_leaf_dir_int(c, bp->data, id, (uint32_t)dbno);
+			process_leaf_dir_int(c, bp->data, id, (uint32_t)dbno, v);
 		} else {
-			process_leaf_dir_free(c, bp->data, id, (uint32_t)dbno);
+			process_leaf_dir_free(c, bp->data, id, (uint32_t)dbno, v);
 		}
 		buf_release(bp);
 		dbno += g->dirblkfsbs - 1;
 	}
-	dir_hash_check_done(c, id->ino);
+	dir_hash_check_done(c, id, v);
 	for (i = 0; i < c->nfree; i++)
 		if (c->freetab[i] != NULLDATAOFF)
-			ckprint(c, "missing free index for data block %u in dir "
-				"ino %lld\n", dir_db_to_dablk(g, i),
-				(long long)id->ino);
+			finding(c, !c->sflag || v, "missing free index for data "
+				"block %u in dir ino %lld\n",
+				dir_db_to_dablk(g, i), (long long)id->ino);
 	return parent;
 }
 
@@ -1025,8 +1143,12 @@ static xfs_ino_t process_sf_dir(struct ck *c, const uint8_t *di,
 	int i;
 	xfs_ino_t lino;
 	struct ckino *cid;
+	bool v = c->verbose || id->ilist;
 
-	id->link_add++;
+	addlink(c, id);
+	if (v)
+		printf("dir %lld entry . %lld\n", (long long)id->ino,
+		       (long long)id->ino);
 	(*dot)++;
 	for (i = count - 1; i >= 0; i--) {
 		uint8_t namelen = get8(sf, dsize, pos);
@@ -1051,12 +1173,16 @@ static xfs_ino_t process_sf_dir(struct ck *c, const uint8_t *di,
 				(long long)id->ino, namelen, namelen, name,
 				(long long)lino);
 		} else {
-			cid->link_add++;
+			addlink(c, cid);
 			if (!cid->parent)
 				cid->parent = ino_index(id);
 			addname_inode(c, cid, name, namelen);
 		}
 		eoff = load_be16(sf + pos + 1);
+		if (v)
+			printf("dir %lld entry %*.*s offset %d %lld\n",
+			       (long long)id->ino, namelen, namelen, name,
+			       (int)eoff, (long long)lino);
 		if (eoff < offset)
 			ckprint(c, "dir %lld entry %*.*s bad offset %d\n",
 				(long long)id->ino, namelen, namelen, name,
@@ -1077,10 +1203,13 @@ static xfs_ino_t process_sf_dir(struct ck *c, const uint8_t *di,
 		i8++;
 	cid = find_inode(c, lino, true);
 	if (cid)
-		cid->link_add++;
+		addlink(c, cid);
 	else
 		ckprint(c, "dir %lld entry .. bad inode number %lld\n",
 			(long long)id->ino, (long long)lino);
+	if (v)
+		printf("dir %lld entry .. %lld\n", (long long)id->ino,
+		       (long long)lino);
 	if (i8 != i8count)
 		ckprint(c, "dir %lld i8count mismatch is %d should be %d\n",
 			(long long)id->ino, i8count, i8);
@@ -1098,33 +1227,39 @@ static void process_dir(struct ck *c, const uint8_t *di, uint32_t dsize,
 	int dot = 0, dotdot = 0;
 	xfs_ino_t parent;
 	bool ext = fmt == XFS_DINODE_FMT_EXTENTS || fmt == XFS_DINODE_FMT_BTREE;
+	bool show;
 
 	if (size <= dsize && fmt == XFS_DINODE_FMT_LOCAL)
 		parent = process_sf_dir(c, di, dsize, id, &dot, &dotdot);
 	else if (f && last == g->dirblkfsbs && ext)
 		parent = process_block_dir(c, f, id, &dot, &dotdot);
 	else if (f && last >= dir_leaf_dablk(g) + g->dirblkfsbs && ext)
-		parent = process_leaf_node_dir(c, f, id, size, &dot, &dotdot);
+		parent = process_leaf_node_dir(c, f, id, &dot, &dotdot);
 	else {
-		ckprint(c, "bad size (%lld) or format (%d) for directory inode "
+		finding(c, true, "bad size (%lld) or format (%d) for directory "
+			"inode "
 			"%lld\n", (long long)size, fmt, (long long)id->ino);
 		return;
 	}
+	show = !c->sflag || id->ilist || blisted(c, ino_to_fsb(g, id->ino));
 	if (!dot)
-		ckprint(c, "no . entry for directory %lld\n", (long long)id->ino);
+		finding(c, show, "no . entry for directory %lld\n", (long long)id->ino);
 	if (!dotdot)
-		ckprint(c, "no .. entry for directory %lld\n",
+		finding(c, show, "no .. entry for directory %lld\n",
 			(long long)id->ino);
 	else if (parent == id->ino && id->ino != c->sb->rootino)
-		ckprint(c, ". and .. same for non-root directory %lld\n",
+		finding(c, show, ". and .. same for non-root directory %lld\n",
 			(long long)id->ino);
 	else if (id->ino == c->sb->rootino && id->ino != parent)
-		ckprint(c, "root directory %lld has .. %lld\n",
+		finding(c, show, "root directory %lld has .. %lld\n",
 			(long long)id->ino, (long long)parent);
 	else if (parent != NULLFSINO && id->ino != parent) {
 		struct ckino *p = find_inode(c, parent, true);
 
 		id->parent = ino_index(p);
+		if (c->verbose || id->ilist || (p && p->ilist))
+			printf("inode %lld parent %lld\n", (long long)id->ino,
+			       (long long)parent);
 	}
 }
 
@@ -1232,6 +1367,11 @@ static void process_bmbt_reclist(struct ck *c, const uint8_t *recs,
 		xfs_agblock_t agbno;
 
 		bmbt_rec_decode((const struct xfs_bmbt_rec *)(recs + 16 * i), &r);
+		if (c->verbose || id->ilist)
+			printf("inode %lld extent [%lld,%lld,%lld,%d]\n",
+			       (long long)id->ino, (long long)r.br_startoff,
+			       (long long)r.br_startblock,
+			       (long long)r.br_blockcount, r.br_unwritten);
 		if (!c->sflag && i > 0 && op + cp > r.br_startoff)
 			printf("bmap rec out of order, inode %lld entry %d\n",
 			       (long long)id->ino, (int)i);
@@ -1282,6 +1422,12 @@ static void process_bmbt_reclist(struct ck *c, const uint8_t *recs,
 				  iagno, iagbno);
 			set_inomap(c, agno, agbno, (uint32_t)r.br_blockcount, id);
 		}
+		for (uint64_t k = 0; c->nblist && k < r.br_blockcount; k++)
+			if (blisted(c, r.br_startblock + k))
+				printf("inode %lld block %lld at offset %lld\n",
+				       (long long)id->ino,
+				       (long long)(r.br_startblock + k),
+				       (long long)(r.br_startoff + k));
 		fc->totd += r.br_blockcount;
 	}
 }
@@ -1300,6 +1446,7 @@ static void scan_bmbt(struct ck *c, xfs_fsblock_t bno, unsigned level,
 	uint16_t nrecs, blevel;
 	uint32_t magic;
 	unsigned i;
+	bool show = !c->sflag || id->ilist || blisted(c, bno);
 
 	if (!bp) {
 		ckprint(c, "can't read btree block %u/%u\n", agno, agbno);
@@ -1310,10 +1457,10 @@ static void scan_bmbt(struct ck *c, xfs_fsblock_t bno, unsigned level,
 	blevel = load_be16(b + 4);
 	nrecs = load_be16(b + 6);
 	if (magic != XFS_BMAP_MAGIC && magic != XFS_BMAP_CRC_MAGIC)
-		ckprint(c, "bad magic # %#x in inode %lld bmbt block %u/%u\n",
+		finding(c, show, "bad magic # %#x in inode %lld bmbt block %u/%u\n",
 			magic, (long long)id->ino, agno, agbno);
 	if (blevel != level)
-		ckprint(c, "expected level %d got %d in inode %lld bmbt block "
+		finding(c, show, "expected level %d got %d in inode %lld bmbt block "
 			"%u/%u\n", (int)level, blevel, (long long)id->ino, agno,
 			agbno);
 	set_dbmap(c, agno, agbno, 1, t, agno, agbno);
@@ -1321,7 +1468,7 @@ static void scan_bmbt(struct ck *c, xfs_fsblock_t bno, unsigned level,
 	fc->toti++;
 	if (level == 0) {
 		if (nrecs > maxl || (!isroot && nrecs < maxl / 2)) {
-			ckprint(c, "bad btree nrecs (%u, min=%u, max=%u) in inode "
+			finding(c, show, "bad btree nrecs (%u, min=%u, max=%u) in inode "
 				"%lld bmap block %lld\n", nrecs, maxl / 2, maxl,
 				(long long)id->ino, (long long)bno);
 			buf_release(bp);
@@ -1334,7 +1481,7 @@ static void scan_bmbt(struct ck *c, xfs_fsblock_t bno, unsigned level,
 		return;
 	}
 	if (nrecs > maxn || (!isroot && nrecs < maxn / 2)) {
-		ckprint(c, "bad btree nrecs (%u, min=%u, max=%u) in inode %lld "
+		finding(c, show, "bad btree nrecs (%u, min=%u, max=%u) in inode %lld "
 			"bmap block %lld\n", nrecs, maxn / 2, maxn,
 			(long long)id->ino, (long long)bno);
 		buf_release(bp);
@@ -1378,6 +1525,7 @@ static void process_fork(struct ck *c, const uint8_t *di, struct ckino *id,
 	uint32_t size = whichfork == XFS_DATA_FORK ? dsize : asize;
 	const uint8_t *p = di + XFS_DINODE_CORE_SIZE +
 			   (whichfork == XFS_DATA_FORK ? 0 : dsize);
+	bool show = !c->sflag || id->ilist;
 
 	switch (fmt) {
 	case XFS_DINODE_FMT_LOCAL:
@@ -1386,11 +1534,15 @@ static void process_fork(struct ck *c, const uint8_t *di, struct ckino *id,
 							      di_size));
 
 			if (sz > dsize)
-				ckprint(c, "local inode %lld data is too large "
+				finding(c, !c->sflag || id->ilist ||
+					blisted(c, ino_to_fsb(g, id->ino)),
+					"local inode %lld data is too large "
 					"(size %lld)\n", (long long)id->ino,
 					(long long)sz);
 		} else if (load_be16(p) > asize) {
-			ckprint(c, "local inode %lld attr is too large (size "
+			finding(c, !c->sflag || id->ilist ||
+				blisted(c, ino_to_fsb(g, id->ino)),
+				"local inode %lld attr is too large (size "
 				"%d)\n", (long long)id->ino, load_be16(p));
 		}
 		break;
@@ -1399,7 +1551,7 @@ static void process_fork(struct ck *c, const uint8_t *di, struct ckino *id,
 
 		fc->nex = n;
 		if (n > size / sizeof(struct xfs_bmbt_rec)) {
-			ckprint(c, "bad number of extents %llu for inode %lld\n",
+			finding(c, show, "bad number of extents %llu for inode %lld\n",
 				(unsigned long long)n, (long long)id->ino);
 			return;
 		}
@@ -1412,12 +1564,12 @@ static void process_fork(struct ck *c, const uint8_t *di, struct ckino *id,
 		unsigned i, pmax = bmdr_maxrecs(size, false);
 
 		if (level >= XFS_BMBT_MAXLEVELS) {
-			ckprint(c, "level for ino %lld %s fork bmap root too "
+			finding(c, show, "level for ino %lld %s fork bmap root too "
 				"large (%u)\n", (long long)id->ino, fname, level);
 			return;
 		}
 		if (nrecs > bmdr_maxrecs(size, level == 0)) {
-			ckprint(c, "numrecs for ino %lld %s fork bmap root too "
+			finding(c, show, "numrecs for ino %lld %s fork bmap root too "
 				"large (%u)\n", (long long)id->ino, fname, nrecs);
 			return;
 		}
@@ -1430,7 +1582,7 @@ static void process_fork(struct ck *c, const uint8_t *di, struct ckino *id,
 			scan_bmbt(c, load_be64(p + 4 + 8 * pmax + 8 * i),
 				  level - 1, t, id, fc, f, true, 1);
 		if (fc->nex <= size / sizeof(struct xfs_bmbt_rec))
-			ckprint(c, "extent count for ino %lld %s fork too low "
+			finding(c, show, "extent count for ino %lld %s fork too low "
 				"(%d) for file format\n", (long long)id->ino,
 				fname, (int)fc->nex);
 		break;
@@ -1473,29 +1625,36 @@ static void process_inode(struct ck *c, xfs_ino_t ino, const uint8_t *di,
 	bool want_map = false;
 	struct ckino *id;
 	enum dbm t;
-	uint64_t tot;
+	uint64_t tot, bno;
+	bool v;
+	static const char *const fmtnames[] = {
+		"dev", "local", "extents", "btree", "uuid"
+	};
 
 	/* an allocated inode is known (and its links counted) even if bad */
 	id = isfree ? NULL : find_inode(c, ino, true);
+	/* -b of the inode's block (block 0 for a free inode, as the reference) */
+	bno = isfree ? 0 : ino_to_fsb(g, ino);
+	v = !c->sflag || (id && id->ilist) || blisted(c, bno);
 	if (load_be16(di) != XFS_DINODE_MAGIC) {
-		ckprint(c, "bad magic number %#x for inode %lld\n",
+		finding(c, isfree || v, "bad magic number %#x for inode %lld\n",
 			load_be16(di), (long long)ino);
 		return;
 	}
 	if (version != 3) {
-		ckprint(c, "bad version number %#x for inode %lld\n", version,
+		finding(c, isfree || v, "bad version number %#x for inode %lld\n", version,
 			(long long)ino);
 		return;
 	}
 	if (isfree) {
 		if (nblocks)
-			ckprint(c, "bad nblocks %lld for free inode %lld\n",
+			finding(c, v, "bad nblocks %lld for free inode %lld\n",
 				(long long)nblocks, (long long)ino);
 		if (nlink)
-			ckprint(c, "bad nlink %d for free inode %lld\n",
+			finding(c, v, "bad nlink %d for free inode %lld\n",
 				(int)nlink, (long long)ino);
 		if (mode)
-			ckprint(c, "bad mode %#o for free inode %lld\n", mode,
+			finding(c, v, "bad mode %#o for free inode %lld\n", mode,
 				(long long)ino);
 		return;
 	}
@@ -1503,26 +1662,43 @@ static void process_inode(struct ck *c, xfs_ino_t ino, const uint8_t *di,
 		return;
 	if (load_be32(di + offsetof(struct xfs_dinode, di_next_unlinked)) !=
 	    NULLAGINO_)
-		ckprint(c, "bad next unlinked %#x for inode %lld\n",
+		finding(c, v, "bad next unlinked %#x for inode %lld\n",
 			load_be32(di + offsetof(struct xfs_dinode,
 						di_next_unlinked)),
 			(long long)ino);
 	/* the reference shifts by the raw format: the shift wraps at 32 */
 	if (!(okfmts[(mode & XFS_S_IFMT) >> 12] & (1u << (fmt & 31)))) {
-		ckprint(c, "bad format %d for inode %lld type %#o\n", fmt,
+		finding(c, v, "bad format %d for inode %lld type %#o\n", fmt,
 			(long long)ino, mode & XFS_S_IFMT);
 		return;
 	}
 	if (fo && (uint32_t)fo * 8 > litino) {
-		ckprint(c, "bad fork offset %d for inode %lld\n", fo,
+		finding(c, v, "bad fork offset %d for inode %lld\n", fo,
 			(long long)ino);
 		return;
 	}
 	if (afmt > XFS_DINODE_FMT_BTREE) {
-		ckprint(c, "bad attribute format %d for inode %lld\n", afmt,
+		finding(c, v, "bad attribute format %d for inode %lld\n", afmt,
 			(long long)ino);
 		return;
 	}
+	if (c->verbose || id->ilist || blisted(c, bno))
+		printf("inode %lld mode %#o fmt %s afmt %s nex %d anex %d nblk "
+		       "%lld sz %lld%s%s%s%s%s%s%s\n", (long long)ino, mode,
+		       fmt < 5 ? fmtnames[fmt] : "?",
+		       afmt < 5 ? fmtnames[afmt] : "?",
+		       (int)dfork_nextents(g, di, XFS_DATA_FORK),
+		       (int)dfork_nextents(g, di, XFS_ATTR_FORK),
+		       (long long)nblocks,
+		       (long long)load_be64(di + offsetof(struct xfs_dinode,
+							  di_size)),
+		       flags & XFS_DIFLAG_REALTIME ? " rt" : "",
+		       flags & XFS_DIFLAG_PREALLOC ? " pre" : "",
+		       flags & XFS_DIFLAG_IMMUTABLE ? " imm" : "",
+		       flags & XFS_DIFLAG_APPEND ? " app" : "",
+		       flags & XFS_DIFLAG_SYNC ? " syn" : "",
+		       flags & XFS_DIFLAG_NOATIME ? " noa" : "",
+		       flags & XFS_DIFLAG_NODUMP ? " nod" : "");
 	id->security = false;
 	switch (mode & XFS_S_IFMT) {
 	case XFS_S_IFDIR:
@@ -1535,16 +1711,16 @@ static void process_inode(struct ck *c, xfs_ino_t ino, const uint8_t *di,
 		} else if (ino == sb->rbmino) {
 			t = DBM_RTBITMAP;
 			want_map = true;
-			id->link_add++;
+			addlink(c, id);
 		} else if (ino == sb->rsumino) {
 			t = DBM_RTSUM;
 			want_map = true;
-			id->link_add++;
+			addlink(c, id);
 		} else if (ino == sb->uquotino || ino == sb->gquotino ||
 			   ino == sb->pquotino) {
 			t = DBM_QUOTA;
 			want_map = true;
-			id->link_add++;
+			addlink(c, id);
 		} else {
 			t = DBM_DATA;
 		}
@@ -1562,6 +1738,9 @@ static void process_inode(struct ck *c, xfs_ino_t ino, const uint8_t *di,
 	id->isreflink = (flags2 & XFS_DIFLAG2_REFLINK) != 0;
 	id->link_set = nlink;
 	id->isdir = t == DBM_DIR;
+	if (c->verbose || id->ilist)
+		printf("inode %lld nlink %u %s dir\n", (long long)ino, nlink,
+		       id->isdir ? "is" : "not");
 	process_fork(c, di, id, XFS_DATA_FORK, fmt, t, &dfc,
 		     want_map ? &fm : NULL);
 	if (fo) {
@@ -1571,14 +1750,14 @@ static void process_inode(struct ck *c, xfs_ino_t ino, const uint8_t *di,
 	}
 	tot = dfc.totd + dfc.toti + afc.totd + afc.toti;
 	if (tot != nblocks)
-		ckprint(c, "bad nblocks %lld for inode %lld, counted %lld\n",
+		finding(c, v, "bad nblocks %lld for inode %lld, counted %lld\n",
 			(long long)nblocks, (long long)ino, (long long)tot);
 	if (dfc.nex != dfork_nextents(g, di, XFS_DATA_FORK))
-		ckprint(c, "bad nextents %d for inode %lld, counted %d\n",
+		finding(c, v, "bad nextents %d for inode %lld, counted %d\n",
 			(int)dfork_nextents(g, di, XFS_DATA_FORK), (long long)ino,
 			(int)dfc.nex);
 	if (afc.nex != dfork_nextents(g, di, XFS_ATTR_FORK))
-		ckprint(c, "bad anextents %d for inode %lld, counted %d\n",
+		finding(c, v, "bad anextents %d for inode %lld, counted %d\n",
 			(int)dfork_nextents(g, di, XFS_ATTR_FORK),
 			(long long)ino, (int)afc.nex);
 	if (t == DBM_DIR)
@@ -2115,19 +2294,27 @@ static void check_linkcounts(struct ck *c, xfs_agnumber_t agno)
 			struct ckino *e = ckino_at(m, i);
 			char *path;
 
-			if (e->link_set == e->link_add && e->link_set)
+			if (e->link_set == e->link_add && e->link_set) {
+				if (!c->verbose && !e->ilist)
+					continue;
+				path = inode_name(c, e);
+				if (path)
+					printf("inode %lld name %s\n",
+					       (long long)e->ino, path);
+				free(path);
 				continue;
+			}
 			path = inode_name(c, e);
 			if (e->link_add)
-				ckprint(c, "link count mismatch for inode %lld "
+				finding(c, !c->sflag || e->ilist, "link count mismatch for inode %lld "
 					"(name %s), nlink %d, counted %d\n",
 					(long long)e->ino, path ? path : "?",
 					(int)e->link_set, (int)e->link_add);
 			else if (e->link_set)
-				ckprint(c, "disconnected inode %lld, nlink %d\n",
+				finding(c, !c->sflag || e->ilist, "disconnected inode %lld, nlink %d\n",
 					(long long)e->ino, (int)e->link_set);
 			else
-				ckprint(c, "allocated inode %lld has 0 link "
+				finding(c, !c->sflag || e->ilist, "allocated inode %lld has 0 link "
 					"count\n", (long long)e->ino);
 			free(path);
 		}
@@ -2317,6 +2504,27 @@ void check_run(struct blockmap *m, int argc, char **argv)
 		case 'v':
 			c->verbose = true;
 			break;
+		case 'b': {
+			uint64_t *v = realloc(c->blist, (c->nblist + 1) *
+					      sizeof(*v));
+
+			if (v) {
+				c->blist = v;
+				v[c->nblist++] = strtoull(optarg, NULL, 10);
+			}
+			break;
+		}
+		case 'i': {
+			xfs_ino_t ino = strtoull(optarg, NULL, 10);
+			struct ckino *e = find_inode(c, ino, true);
+
+			if (e)
+				e->ilist = true;
+			else
+				printf("-i %lld bad inode number\n",
+				       (long long)ino);
+			break;
+		}
 		default:
 			break;
 		}
@@ -2352,7 +2560,8 @@ void check_run(struct blockmap *m, int argc, char **argv)
 			ckprint(c, "root inode %lld is missing\n",
 				(long long)sb->rootino);
 		else if (!r->isdir)
-			ckprint(c, "root inode %lld is not a directory\n",
+			finding(c, !c->sflag || r->ilist,
+				"root inode %lld is not a directory\n",
 				(long long)sb->rootino);
 	}
 	for (agno = 0; agno < g->agcount; agno++)
@@ -2376,6 +2585,7 @@ void check_run(struct blockmap *m, int argc, char **argv)
 		db.exitcode = 3;
 out:
 	free(c->freetab);
+	free(c->blist);
 	free(c->sumcompute);
 	free(c->sumfile);
 	free(c);

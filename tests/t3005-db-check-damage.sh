@@ -8,6 +8,9 @@
 #     2: a tree could not be walked, 1: the log is dirty or unusable),
 #   - "check -s" exits with that code too, and prints only what the
 #     reference prints even when silent,
+#   - "check -v" traces the walk line for line as the reference (every
+#     block's use and owner, every inode and directory entry), and
+#     "check -s -i INO -b FSB" shows what concerns that inode and block,
 #   - neither run changed a byte of the image (-r).
 # For the cases listed in $EXIT_ONLY only the exit codes are compared
 # (deliberate differences in what is printed, db/DIFFERENCES.md).
@@ -50,6 +53,14 @@ while IFS='|' read -r name image refrc expect cmds; do
 	# shellcheck disable=SC2086
 	"$REF_DB" -r $dbdevs -c "check -s" "$img" > "$T/ref.s" 2> /dev/null
 	rc_ref_s=$?
+	# shellcheck disable=SC2086
+	"$REF_DB" -r $dbdevs -c "check -v" "$img" 2> /dev/null | cksum > "$T/ref.v"
+	# the traced inode and block: the case's first {ino:} or the root's
+	trace_ino=$(echo "$cmds" | sed -n 's/.*{ino:\([^}]*\)}.*/\1/p' | head -1)
+	trace_ino=$(rp_ino "$image" "${trace_ino:-/}")
+	trace_args="-s -i $trace_ino -b 20 -b $((trace_ino / 16))"
+	# shellcheck disable=SC2086
+	"$REF_DB" -r $dbdevs -c "check $trace_args" "$img" > "$T/ref.i" 2> /dev/null
 	sum_before=$(rp_sum_all "$img")
 	# shellcheck disable=SC2086
 	"$XK_DB" -r $dbdevs -c check "$img" > "$T/ours.out" 2> "$T/ours.err"
@@ -57,6 +68,10 @@ while IFS='|' read -r name image refrc expect cmds; do
 	# shellcheck disable=SC2086
 	"$XK_DB" -r $dbdevs -c "check -s" "$img" > "$T/ours.s" 2>> "$T/ours.err"
 	rc_ours_s=$?
+	# shellcheck disable=SC2086
+	"$XK_DB" -r $dbdevs -c "check -v" "$img" 2>> "$T/ours.err" | cksum > "$T/ours.v"
+	# shellcheck disable=SC2086
+	"$XK_DB" -r $dbdevs -c "check $trace_args" "$img" > "$T/ours.i" 2>> "$T/ours.err"
 	sum_after=$(rp_sum_all "$img")
 	why=""
 	[ "$rc_ours" = "$rc_ref" ] || why="$why exit $rc_ours, reference $rc_ref;"
@@ -66,6 +81,8 @@ while IFS='|' read -r name image refrc expect cmds; do
 	*)
 		cmp -s "$T/ref.out" "$T/ours.out" || why="$why other messages;"
 		cmp -s "$T/ref.s" "$T/ours.s" || why="$why other messages under -s;"
+		cmp -s "$T/ref.v" "$T/ours.v" || why="$why another -v trace;"
+		cmp -s "$T/ref.i" "$T/ours.i" || why="$why another trace of $trace_args;"
 		;;
 	esac
 	! grep -qE 'runtime error|Sanitizer' "$T/ours.err" || why="$why the sanitizer complained;"
