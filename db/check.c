@@ -1788,54 +1788,102 @@ static void scan_sbtree(struct ck *c, xfs_agblock_t root, unsigned nlevels,
 	buf_release(bp);
 }
 
-/* The common head of the AG btree scans: magic, level, nrecs bounds. */
-static bool sb_head(struct ck *c, const uint8_t *b, unsigned level,
-		    xfs_agblock_t bno, bool isroot, const struct btree_ops *ops,
-		    uint32_t magic, const char *name, bool countblk)
+/* What differs between the AG btree scans. */
+struct sbtree_desc {
+	const struct btree_ops	*ops;
+	uint32_t		magic;
+	const char		*name;		/* "btbno", in messages */
+	const char		*nrecs_name;	/* the reference's, there */
+	enum dbm		type;		/* the use of its blocks */
+	bool			count_root;	/* blocks counted as free ... */
+	bool			count_nonroot;	/* ... (bno, cnt; rmap) */
+	sb_scan_fn		self;
+};
+
+/*
+ * The common part of the AG btree scans, as the reference orders it:
+ * magic, the free block count, level, the block's use, the record count,
+ * then the children of a node.  True at a sound leaf, whose records the
+ * caller walks.
+ */
+static bool sb_enter(struct ck *c, const struct sbtree_desc *d,
+		     const uint8_t *b, unsigned level, xfs_agblock_t bno,
+		     bool isroot, unsigned depth)
 {
 	uint16_t blevel = load_be16(b + 4), nrecs = load_be16(b + 6);
-	unsigned maxr = btree_maxrecs(c->g, ops, level == 0);
+	unsigned maxr = btree_maxrecs(c->g, d->ops, level == 0), i;
 
-	if (load_be32(b) != magic) {
+	if (load_be32(b) != d->magic) {
 		ckalways("bad magic # %#x in %s block %u/%u\n", load_be32(b),
-			 name, c->agno, bno);
+			 d->name, c->agno, bno);
 		c->serious++;
 		return false;
 	}
-	if (countblk) {
+	if (isroot ? d->count_root : d->count_nonroot) {
 		c->fdblocks++;
 		c->agfbtreeblks++;
 	}
 	if (blevel != level)
 		ckprint(c, "expected level %d got %d in %s block %u/%u\n",
-			(int)level, blevel, name, c->agno, bno);
-	return nrecs <= maxr && (isroot || nrecs >= maxr / 2);
+			(int)level, blevel, d->name, c->agno, bno);
+	set_dbmap(c, c->agno, bno, 1, d->type, c->agno, bno);
+	if (nrecs > maxr || (!isroot && nrecs < maxr / 2)) {
+		ckalways("bad btree nrecs (%u, min=%u, max=%u) in %s block "
+			 "%u/%u\n", nrecs, maxr / 2, maxr, d->nrecs_name,
+			 c->agno, bno);
+		c->serious++;
+		return false;
+	}
+	if (!level)
+		return true;
+	{
+		size_t kl = d->ops->key_len * (d->ops->overlapping ? 2 : 1);
+		const uint8_t *pp = b + XFS_BTREE_SBLOCK_CRC_LEN + kl * maxr;
+
+		for (i = 0; i < nrecs; i++)
+			scan_sbtree(c, load_be32(pp + 4 * i), level, false,
+				    d->self, depth + 1);
+	}
+	return false;
 }
 
-static void bad_nrecs(struct ck *c, const uint8_t *b, unsigned level,
-		      const struct btree_ops *ops, const char *name,
-		      xfs_agblock_t bno)
-{
-	unsigned maxr = btree_maxrecs(c->g, ops, level == 0);
+static void scanfunc_bno(struct ck *c, const uint8_t *b, unsigned level,
+			 xfs_agblock_t bno, bool isroot, unsigned depth);
+static void scanfunc_cnt(struct ck *c, const uint8_t *b, unsigned level,
+			 xfs_agblock_t bno, bool isroot, unsigned depth);
+static void scanfunc_rmap(struct ck *c, const uint8_t *b, unsigned level,
+			  xfs_agblock_t bno, bool isroot, unsigned depth);
+static void scanfunc_refcnt(struct ck *c, const uint8_t *b, unsigned level,
+			    xfs_agblock_t bno, bool isroot, unsigned depth);
+static void scanfunc_ino(struct ck *c, const uint8_t *b, unsigned level,
+			 xfs_agblock_t bno, bool isroot, unsigned depth);
+static void scanfunc_fino(struct ck *c, const uint8_t *b, unsigned level,
+			  xfs_agblock_t bno, bool isroot, unsigned depth);
 
-	ckalways("bad btree nrecs (%u, min=%u, max=%u) in %s block %u/%u\n",
-		 load_be16(b + 6), maxr / 2, maxr, name, c->agno, bno);
-	c->serious++;
-}
-
-static void scan_children(struct ck *c, const uint8_t *b, unsigned level,
-			  const struct btree_ops *ops, sb_scan_fn fn,
-			  unsigned depth)
-{
-	unsigned maxr = btree_maxrecs(c->g, ops, false), i;
-	uint16_t nrecs = load_be16(b + 6);
-	size_t kl = ops->key_len * (ops->overlapping ? 2 : 1);
-	const uint8_t *pp = b + XFS_BTREE_SBLOCK_CRC_LEN + kl * maxr;
-
-	for (i = 0; i < nrecs; i++)
-		scan_sbtree(c, load_be32(pp + 4 * i), level, false, fn,
-			    depth + 1);
-}
+static const struct sbtree_desc bno_desc = {
+	&bnobt_ops, XFS_ABTB_CRC_MAGIC, "btbno", "btbno", DBM_BTBNO, true, true,
+	scanfunc_bno
+};
+static const struct sbtree_desc cnt_desc = {
+	&cntbt_ops, XFS_ABTC_CRC_MAGIC, "btcnt", "btbno", DBM_BTCNT, true, true,
+	scanfunc_cnt
+};
+static const struct sbtree_desc rmap_desc = {
+	&rmapbt_ops, XFS_RMAP_CRC_MAGIC, "rmapbt", "rmapbt", DBM_BTRMAP, false,
+	true, scanfunc_rmap
+};
+static const struct sbtree_desc refc_desc = {
+	&refcountbt_ops, XFS_REFC_CRC_MAGIC, "refcntbt", "refcntbt", DBM_BTREFC,
+	false, false, scanfunc_refcnt
+};
+static const struct sbtree_desc ino_desc = {
+	&inobt_ops, XFS_IBT_CRC_MAGIC, "inobt", "inobt", DBM_BTINO, false,
+	false, scanfunc_ino
+};
+static const struct sbtree_desc fino_desc = {
+	&finobt_ops, XFS_FIBT_CRC_MAGIC, "finobt", "finobt", DBM_BTFINO, false,
+	false, scanfunc_fino
+};
 
 static void scanfunc_bno(struct ck *c, const uint8_t *b, unsigned level,
 			 xfs_agblock_t bno, bool isroot, unsigned depth)
@@ -1844,17 +1892,8 @@ static void scanfunc_bno(struct ck *c, const uint8_t *b, unsigned level,
 	uint32_t last = 0;
 	unsigned i;
 
-	if (!sb_head(c, b, level, bno, isroot, &bnobt_ops, XFS_ABTB_CRC_MAGIC,
-		     "btbno", true)) {
-		if (load_be32(b) == XFS_ABTB_CRC_MAGIC)
-			bad_nrecs(c, b, level, &bnobt_ops, "btbno", bno);
+	if (!sb_enter(c, &bno_desc, b, level, bno, isroot, depth))
 		return;
-	}
-	set_dbmap(c, c->agno, bno, 1, DBM_BTBNO, c->agno, bno);
-	if (level) {
-		scan_children(c, b, level, &bnobt_ops, scanfunc_bno, depth);
-		return;
-	}
 	for (i = 0; i < load_be16(b + 6); i++) {
 		uint32_t s = load_be32(rp + 8 * i), n = load_be32(rp + 8 * i + 4);
 
@@ -1876,18 +1915,8 @@ static void scanfunc_cnt(struct ck *c, const uint8_t *b, unsigned level,
 	uint32_t last = 0;
 	unsigned i;
 
-	if (!sb_head(c, b, level, bno, isroot, &cntbt_ops, XFS_ABTC_CRC_MAGIC,
-		     "btcnt", true)) {
-		if (load_be32(b) == XFS_ABTC_CRC_MAGIC)
-			/* the reference names the bno tree here */
-			bad_nrecs(c, b, level, &cntbt_ops, "btbno", bno);
+	if (!sb_enter(c, &cnt_desc, b, level, bno, isroot, depth))
 		return;
-	}
-	set_dbmap(c, c->agno, bno, 1, DBM_BTCNT, c->agno, bno);
-	if (level) {
-		scan_children(c, b, level, &cntbt_ops, scanfunc_cnt, depth);
-		return;
-	}
 	for (i = 0; i < load_be16(b + 6); i++) {
 		uint32_t s = load_be32(rp + 8 * i), n = load_be32(rp + 8 * i + 4);
 
@@ -1912,17 +1941,8 @@ static void scanfunc_rmap(struct ck *c, const uint8_t *b, unsigned level,
 	uint32_t last = 0;
 	unsigned i;
 
-	if (!sb_head(c, b, level, bno, isroot, &rmapbt_ops, XFS_RMAP_CRC_MAGIC,
-		     "rmapbt", !isroot)) {
-		if (load_be32(b) == XFS_RMAP_CRC_MAGIC)
-			bad_nrecs(c, b, level, &rmapbt_ops, "rmapbt", bno);
+	if (!sb_enter(c, &rmap_desc, b, level, bno, isroot, depth))
 		return;
-	}
-	set_dbmap(c, c->agno, bno, 1, DBM_BTRMAP, c->agno, bno);
-	if (level) {
-		scan_children(c, b, level, &rmapbt_ops, scanfunc_rmap, depth);
-		return;
-	}
 	for (i = 0; i < load_be16(b + 6); i++) {
 		uint32_t s = load_be32(rp + 24 * i);
 
@@ -1941,18 +1961,8 @@ static void scanfunc_refcnt(struct ck *c, const uint8_t *b, unsigned level,
 	uint32_t last = 0;
 	unsigned i;
 
-	if (!sb_head(c, b, level, bno, isroot, &refcountbt_ops,
-		     XFS_REFC_CRC_MAGIC, "refcntbt", false)) {
-		if (load_be32(b) == XFS_REFC_CRC_MAGIC)
-			bad_nrecs(c, b, level, &refcountbt_ops, "refcntbt", bno);
+	if (!sb_enter(c, &refc_desc, b, level, bno, isroot, depth))
 		return;
-	}
-	set_dbmap(c, c->agno, bno, 1, DBM_BTREFC, c->agno, bno);
-	if (level) {
-		scan_children(c, b, level, &refcountbt_ops, scanfunc_refcnt,
-			      depth);
-		return;
-	}
 	for (i = 0; i < load_be16(b + 6); i++) {
 		uint32_t s = load_be32(rp + 12 * i);
 		uint32_t n = load_be32(rp + 12 * i + 4);
@@ -2002,17 +2012,8 @@ static void scanfunc_ino(struct ck *c, const uint8_t *b, unsigned level,
 	uint32_t bpb, ipb;
 	unsigned i, j;
 
-	if (!sb_head(c, b, level, bno, isroot, &inobt_ops, XFS_IBT_CRC_MAGIC,
-		     "inobt", false)) {
-		if (load_be32(b) == XFS_IBT_CRC_MAGIC)
-			bad_nrecs(c, b, level, &inobt_ops, "inobt", bno);
+	if (!sb_enter(c, &ino_desc, b, level, bno, isroot, depth))
 		return;
-	}
-	set_dbmap(c, c->agno, bno, 1, DBM_BTINO, c->agno, bno);
-	if (level) {
-		scan_children(c, b, level, &inobt_ops, scanfunc_ino, depth);
-		return;
-	}
 	inode_bufs(c, &bpb, &ipb);
 	for (i = 0; i < load_be16(b + 6); i++) {
 		const uint8_t *r = rp + 16 * i;
@@ -2081,17 +2082,8 @@ static void scanfunc_fino(struct ck *c, const uint8_t *b, unsigned level,
 	uint32_t bpb, ipb, n;
 	unsigned i;
 
-	if (!sb_head(c, b, level, bno, isroot, &finobt_ops, XFS_FIBT_CRC_MAGIC,
-		     "finobt", false)) {
-		if (load_be32(b) == XFS_FIBT_CRC_MAGIC)
-			bad_nrecs(c, b, level, &finobt_ops, "finobt", bno);
+	if (!sb_enter(c, &fino_desc, b, level, bno, isroot, depth))
 		return;
-	}
-	set_dbmap(c, c->agno, bno, 1, DBM_BTFINO, c->agno, bno);
-	if (level) {
-		scan_children(c, b, level, &finobt_ops, scanfunc_fino, depth);
-		return;
-	}
 	inode_bufs(c, &bpb, &ipb);
 	n = ipb >> g->inopblog;
 	if (n < 1)
