@@ -559,3 +559,178 @@ void attr_rmt_build(const struct fs_geom *g, uint8_t *blk, xfs_ino_t owner,
 		memset(d, fill, bytes);
 	xfs_cksum_update(blk, g->blocksize, XFS_ATTR3_RMT_CRC_OFF);
 }
+
+/* ---- leaf split ----
+ *
+ * Facts (the kernel's leaf split for a dabtree): entries are counted off
+ * from the start of the old leaf, the new entry included where it goes,
+ * for as long as that brings the bytes used (entries' table slots and
+ * names) nearer half of everything; the rest move to the new leaf,
+ * copied in order with names packed from its end; the old leaf keeps
+ * its free map and is marked as having holes.
+ */
+static uint32_t absdiff(uint32_t a, uint32_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+static void leaf_moveents(const struct fs_geom *g, uint8_t *src,
+			  struct attr_leaf_hdr *hs, unsigned start,
+			  uint8_t *dst, struct attr_leaf_hdr *hd,
+			  unsigned dstart, unsigned count)
+{
+	unsigned i, desti = dstart;
+
+	if (!count)
+		return;
+	/* make room in the destination's table */
+	if (dstart < hd->count)
+		memmove(leaf_ent(dst, dstart + count), leaf_ent(dst, dstart),
+			(hd->count - dstart) * LEAF_ENT);
+	for (i = 0; i < count; i++, desti++) {
+		uint8_t *es = leaf_ent(src, start + i), *ed = leaf_ent(dst, desti);
+		uint32_t sz = attr_leaf_entsize(src, start + i);
+
+		hd->firstused -= sz;
+		memcpy(ed, es, 4);
+		store_be16(ed + 4, (uint16_t)hd->firstused);
+		ed[6] = es[6];
+		ed[7] = 0;
+		memmove(dst + hd->firstused, src + ent_nameidx(es), sz);
+		memset(src + ent_nameidx(es), 0, sz);
+		hs->usedbytes -= (uint16_t)sz;
+		hd->usedbytes += (uint16_t)sz;
+		hd->count++;
+	}
+	hs->count -= (uint16_t)count;
+	if (start == hs->count) {
+		memset(leaf_ent(src, start), 0, count * LEAF_ENT);
+	} else {
+		memmove(leaf_ent(src, start), leaf_ent(src, start + count),
+			(hs->count - start) * LEAF_ENT);
+		memset(leaf_ent(src, hs->count), 0, count * LEAF_ENT);
+	}
+	memset(hd->freemap, 0, sizeof(hd->freemap));
+	hd->freemap[0].base = (uint16_t)(LEAF_HDR + hd->count * LEAF_ENT);
+	hd->freemap[0].size = (uint16_t)(hd->firstused - hd->freemap[0].base);
+	hs->holes = 1;
+	(void)g;
+}
+
+void attr_leaf_split(const struct fs_geom *g, uint8_t *old, uint8_t *nw,
+		     unsigned index, uint32_t newsize, bool *in_old,
+		     unsigned *newidx)
+{
+	struct attr_leaf_hdr h1, h2;
+	uint32_t half, lastdelta = g->blocksize, total = 0, tmp;
+	unsigned count, max;
+	bool found = false;
+
+	attr_leaf_hdr_get(g, old, &h1);
+	attr_leaf_hdr_get(g, nw, &h2);
+	max = h1.count + h2.count;
+	half = ((max + 1) * LEAF_ENT + h1.usedbytes + h2.usedbytes + newsize) / 2;
+	for (count = 0; count < max; count++) {
+		if (count == index) {
+			tmp = total + LEAF_ENT + newsize;
+			if (absdiff(half, tmp) > lastdelta)
+				break;
+			lastdelta = absdiff(half, tmp);
+			total = tmp;
+			found = true;
+		}
+		tmp = total + LEAF_ENT + attr_leaf_entsize(old, count);
+		if (absdiff(half, tmp) > lastdelta)
+			break;
+		lastdelta = absdiff(half, tmp);
+		total = tmp;
+	}
+	total -= count * LEAF_ENT;
+	if (found)
+		total -= LEAF_ENT + newsize;
+	if (count < h1.count) {
+		unsigned move = h1.count - count;
+		uint32_t space = h1.usedbytes - total + move * LEAF_ENT;
+		uint32_t room = h2.firstused - LEAF_HDR - h2.count * LEAF_ENT;
+
+		if (space > room)
+			leaf_compact(g, nw, &h2);
+		leaf_moveents(g, old, &h1, h1.count - move, nw, &h2, 0, move);
+	}
+	attr_leaf_hdr_put(g, old, &h1);
+	attr_leaf_hdr_put(g, nw, &h2);
+	if (index > h1.count) {
+		*in_old = false;
+		*newidx = index - h1.count;
+	} else if (index == h1.count) {
+		*in_old = found;
+		*newidx = found ? index : 0;
+	} else {
+		*in_old = true;
+		*newidx = index;
+	}
+}
+
+uint32_t attr_leaf_lasthash(const struct fs_geom *g, const uint8_t *blk)
+{
+	struct attr_leaf_hdr h;
+
+	attr_leaf_hdr_get(g, blk, &h);
+	return h.count ? ent_hash(leaf_cent(blk, h.count - 1u)) : 0;
+}
+
+/* ---- leaf join ----
+ *
+ * Facts (the kernel's leaf "unbalance"): every entry of the dropped leaf
+ * moves into the kept one, before its entries if their hashes are lower,
+ * after them otherwise; a kept leaf with holes is rebuilt from scratch
+ * (both leaves' entries copied, names packed from the end), one without
+ * gets the entries added to it.
+ */
+static bool leaf_order_before(const uint8_t *a, const struct attr_leaf_hdr *ha,
+			      const uint8_t *b, const struct attr_leaf_hdr *hb)
+{
+	/* do b's entries go before a's? */
+	return ha->count && hb->count &&
+	       (ent_hash(leaf_cent(b, 0)) < ent_hash(leaf_cent(a, 0)) ||
+		ent_hash(leaf_cent(b, hb->count - 1u)) <
+		ent_hash(leaf_cent(a, ha->count - 1u)));
+}
+
+int attr_leaf_join(const struct fs_geom *g, uint8_t *save, uint8_t *drop)
+{
+	struct attr_leaf_hdr hs, hd, ht;
+	bool before;
+
+	attr_leaf_hdr_get(g, save, &hs);
+	attr_leaf_hdr_get(g, drop, &hd);
+	if (LEAF_HDR + (hs.count + hd.count) * LEAF_ENT + hs.usedbytes +
+	    hd.usedbytes > g->blocksize)
+		return -ENOSPC;
+	before = leaf_order_before(save, &hs, drop, &hd);
+	if (!hs.holes) {
+		leaf_moveents(g, drop, &hd, 0, save, &hs, before ? 0 : hs.count,
+			      hd.count);
+	} else {
+		uint8_t *t = calloc(1, g->blocksize);
+
+		if (!t)
+			return -ENOMEM;
+		memcpy(t, save, LEAF_HDR);
+		memset(&ht, 0, sizeof(ht));
+		ht.firstused = g->blocksize;
+		if (before) {
+			leaf_moveents(g, drop, &hd, 0, t, &ht, 0, hd.count);
+			leaf_moveents(g, save, &hs, 0, t, &ht, ht.count, hs.count);
+		} else {
+			leaf_moveents(g, save, &hs, 0, t, &ht, 0, hs.count);
+			leaf_moveents(g, drop, &hd, 0, t, &ht, ht.count, hd.count);
+		}
+		memcpy(save, t, g->blocksize);
+		hs = ht;
+		free(t);
+	}
+	attr_leaf_hdr_put(g, save, &hs);
+	attr_leaf_hdr_put(g, drop, &hd);
+	return 0;
+}

@@ -142,3 +142,23 @@ void attr_leaf_crc(const struct fs_geom *g, uint8_t *blk);
 void attr_rmt_build(const struct fs_geom *g, uint8_t *blk, xfs_ino_t owner,
 		    xfs_daddr_t daddr, uint32_t b, uint32_t valuelen,
 		    const uint8_t *value, uint8_t fill);
+
+/*
+ * Split the full leaf old for a new entry of newsize bytes (from
+ * attr_leaf_newentsize) that goes at index: the upper entries move into
+ * nw, an empty leaf from attr_leaf_init, as the kernel balances the
+ * two; *in_old and *newidx say where the new entry now goes.
+ */
+void attr_leaf_split(const struct fs_geom *g, uint8_t *old, uint8_t *nw,
+		     unsigned index, uint32_t newsize, bool *in_old,
+		     unsigned *newidx);
+
+/*
+ * Move every entry of leaf drop into leaf save, as the kernel joins two
+ * sibling leaves.  0, -ENOSPC if they do not fit one block (nothing
+ * moved), or -ENOMEM.
+ */
+int attr_leaf_join(const struct fs_geom *g, uint8_t *save, uint8_t *drop);
+
+/* Hash of the last entry of a leaf (0 if it is empty). */
+uint32_t attr_leaf_lasthash(const struct fs_geom *g, const uint8_t *blk);

@@ -3,11 +3,13 @@
  * cases xfs_db's attr_set was compared on with the reference), a leaf
  * built through a sequence of adds and removes equal, header and entry
  * table, to the block the reference xfs_db made from the same sequence
- * (including a compaction), and remote value blocks our own checker
- * finds sound.
+ * (including a compaction), a full leaf split as the reference split
+ * it and joined back, and remote value blocks our own checker finds
+ * sound.
  */
 #include "config.h"
 #include "unit.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "attr.h"
@@ -239,6 +241,108 @@ START_TEST(test_rmt_blocks)
 }
 END_TEST
 
+/*
+ * The reference's 30 adds that fill a leaf: it splits once, the later
+ * adds go to the leaf the node points them to, and the two leaves are the
+ * reference's; joined again they give every entry back.
+ */
+START_TEST(test_split_join)
+{
+	struct fs_geom g = geo(4096, 512);
+	uint8_t *a = malloc(g.blocksize), *b = malloc(g.blocksize);
+	struct attr_leaf_hdr ha, hb;
+	struct attr_leaf_info info;
+	struct fs_findings fl;
+	char name[8];
+	unsigned i, idx, nidx;
+	bool local, in_old, split = false;
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	attr_leaf_init(&g, a, INO, DADDR);
+	add(&g, a, 0, "one", 1);
+	add(&g, a, XFS_ATTR_ROOT, "two", 2);
+	add(&g, a, 0, "big", 300);
+	for (i = 1; i <= 30; i++) {
+		uint8_t *l = a;
+
+		snprintf(name, sizeof(name), "a%u", i);
+		if (split) {
+			/* under the node: the first leaf whose last hash is not lower */
+			l = da_hashname((const uint8_t *)name, strlen(name)) <=
+			    attr_leaf_lasthash(&g, a) ? a : b;
+		}
+		ck_assert(!attr_leaf_lookup(&g, l, 0, (const uint8_t *)name,
+					    strlen(name), &idx));
+		if (!attr_leaf_add(&g, l, idx, 0, (const uint8_t *)name,
+				   strlen(name), NULL, 150))
+			continue;
+		/* full: split once, as the reference did */
+		ck_assert(!split);
+		split = true;
+		attr_leaf_init(&g, b, INO, DADDR + 8);
+		attr_leaf_split(&g, a, b, idx,
+				attr_leaf_newentsize(&g, strlen(name), 150, &local),
+				&in_old, &nidx);
+		ck_assert_int_eq(attr_leaf_add(&g, in_old ? a : b, nidx, 0,
+					       (const uint8_t *)name,
+					       strlen(name), NULL, 150), 0);
+	}
+	ck_assert(split);
+	attr_leaf_hdr_get(&g, a, &ha);
+	attr_leaf_hdr_get(&g, b, &hb);
+	/* the reference's two leaves: 13 and 20 entries, 2028 and 2976 bytes */
+	ck_assert_uint_eq(ha.count, 13);
+	ck_assert_uint_eq(ha.usedbytes, 2028);
+	ck_assert_uint_eq(ha.firstused, 340);
+	ck_assert_uint_eq(ha.holes, 1);
+	ck_assert_uint_eq(hb.count, 20);
+	ck_assert_uint_eq(hb.usedbytes, 2976);
+	ck_assert_uint_eq(hb.firstused, 1120);
+	ck_assert_uint_eq(hb.freemap[0].base, 240);
+	ck_assert_uint_eq(hb.freemap[0].size, 880);
+	ck_assert_uint_le(attr_leaf_lasthash(&g, a), load_be32(b +
+			  sizeof(struct xfs_attr3_leaf_hdr)));
+	for (i = 0; i < 2; i++) {
+		attr_leaf_crc(&g, i ? b : a);
+		findings_init(&fl);
+		attr_leaf_check(&g, INO, 0, i ? DADDR + 8 : DADDR, i ? b : a,
+				NULL, NULL, &fl, &info);
+		ck_assert_uint_eq(info.nerr, 0);
+		findings_free(&fl);
+	}
+	/* too much for one block: refused, nothing moved */
+	ck_assert_int_eq(attr_leaf_join(&g, a, b), -ENOSPC);
+	attr_leaf_hdr_get(&g, b, &hb);
+	ck_assert_uint_eq(hb.count, 20);
+	/* with every other aN gone, joined: the rest in one leaf, in order */
+	for (i = 2; i <= 30; i += 2) {
+		snprintf(name, sizeof(name), "a%u", i);
+		if (attr_leaf_lookup(&g, a, 0, (const uint8_t *)name,
+				     strlen(name), &idx))
+			attr_leaf_remove(&g, a, idx);
+		else
+			del(&g, b, name);
+	}
+	ck_assert_int_eq(attr_leaf_join(&g, a, b), 0);
+	attr_leaf_hdr_get(&g, a, &ha);
+	ck_assert_uint_eq(ha.count, 18);
+	ck_assert_uint_eq(ha.holes, 0);	/* rebuilt: a had holes */
+	for (i = 1; i < ha.count; i++)
+		ck_assert_uint_le(load_be32(a + sizeof(struct xfs_attr3_leaf_hdr) +
+					    (i - 1) * 8),
+				  load_be32(a + sizeof(struct xfs_attr3_leaf_hdr) +
+					    i * 8));
+	attr_leaf_crc(&g, a);
+	findings_init(&fl);
+	attr_leaf_check(&g, INO, 0, DADDR, a, NULL, NULL, &fl, &info);
+	ck_assert_uint_eq(info.nerr, 0);
+	findings_free(&fl);
+	free(a);
+	free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("attr_write");
@@ -248,6 +352,7 @@ int main(void)
 	tcase_add_test(tc, test_leaf_as_reference);
 	tcase_add_test(tc, test_leaf_remote_and_back);
 	tcase_add_test(tc, test_rmt_blocks);
+	tcase_add_test(tc, test_split_join);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
