@@ -27,7 +27,10 @@
 #define EFSCORRUPTED	EUCLEAN
 #endif
 
-/* Who the extent belongs to, as its rmapbt record says it. */
+/*
+ * Who the extent belongs to, as its rmapbt record says it.  An owner of
+ * XFS_RMAP_OWN_NULL asks for no rmapbt change (the caller maps it).
+ */
 struct alloc_owner {
 	uint64_t	owner;		/* inode number or XFS_RMAP_OWN_* */
 	uint64_t	offset;		/* first file block (inode owners) */
