@@ -16,6 +16,7 @@
  */
 #include "config.h"
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -318,6 +319,61 @@ static void print_field(const struct fld_ctx *c, const char *name,
 	dbprintf("\n");
 }
 
+/*
+ * An array whose count reads as a negative int.  The reference takes the
+ * last index as count - 1: below 0 it shows the bare name (and said "no
+ * elements" before printing), and for INT_MIN the subtraction wraps to
+ * INT_MAX; either way no element follows.
+ */
+static void print_negative_array(const struct fld_ctx *c, const char *prefix,
+				 const struct fld *f, uint64_t bit)
+{
+	int n = fld_count_raw(c, f, bit);
+
+	dbprintf("%s%s", prefix, f->name);
+	if (n == INT_MIN)
+		dbprintf("[%d-%d]", f->base, f->base + INT_MAX);
+	dbprintf(" = ");
+	if (f->type->print == FP_SARRAY) {
+		print_sarray_hdr(c, f->type, fld_elem_bit(c, f, bit, 0));
+		dbprintf(" ");
+	}
+	dbprintf("\n");
+}
+
+/*
+ * The first array at or below the fields of tab (at bit) whose count is
+ * negative but not INT_MIN, i.e. whose last index count - 1 is below 0;
+ * only under name when name is given (the first component of a field
+ * expression).
+ */
+static const struct fld *find_no_elements(const struct fld_ctx *c,
+					  const struct fld *tab, uint64_t bit,
+					  const char *name, size_t nlen)
+{
+	const struct fld *f, *r;
+
+	for (f = tab; f && f->name; f++) {
+		int n;
+
+		if (name && (strlen(f->name) != nlen ||
+			     strncmp(f->name, name, nlen)))
+			continue;
+		n = fld_count_raw(c, f, bit);
+		if ((f->flags & FLD_ARRAY) && n < 0 && n != INT_MIN)
+			return f;
+		if (n > 0 && !(f->flags & FLD_ARRAY) &&
+		    f->type->print == FP_NONE && f->type->sub) {
+			r = find_no_elements(c, f->type->sub,
+					     fld_elem_bit(c, f, bit, 0),
+					     NULL, 0);
+			if (r)
+				return r;
+		}
+	}
+	return NULL;
+}
+
 static int print_struct(const struct fld_ctx *c, const char *prefix,
 			const struct fld *sub, uint64_t bit)
 {
@@ -328,6 +384,12 @@ static int print_struct(const struct fld_ctx *c, const char *prefix,
 	for (f = sub; f && f->name; f++) {
 		int n = fld_count(c, f, bit);
 
+		if (!n && (f->flags & FLD_ARRAY) &&
+		    fld_count_raw(c, f, bit) < 0) {
+			print_negative_array(c, prefix, f, bit);
+			printed++;
+			continue;
+		}
 		if (!n)
 			continue;
 		snprintf(name, sizeof(name), "%s%s", prefix, f->name);
@@ -399,6 +461,13 @@ void print_all(void)
 	if (cur->typ->type->print != FP_NONE || !cur->typ->type->sub) {
 		dbprintf("no print function for type %s\n", cur->typ->name);
 		return;
+	}
+	{
+		const struct fld *ne = find_no_elements(&c,
+				cur->typ->type->sub, 0, NULL, 0);
+
+		if (ne)
+			dbprintf("no elements in %s\n", ne->name);
 	}
 	if (!print_struct(&c, "", cur->typ->type->sub, 0)) {
 		/* a directory or attribute block of no known kind (reading
@@ -646,10 +715,28 @@ int print_cmd(int argc, char **argv)
 		dbprintf("no print function for type %s\n", cur->typ->name);
 		return 0;
 	}
-	/* the first field that does not resolve ends the command */
+	/*
+	 * As the reference, every expression is resolved before anything is
+	 * printed: the first one that does not resolve, or that reaches an
+	 * array with no elements, ends the command with nothing shown.
+	 */
+	for (i = 1; i < argc; i++) {
+		struct fexpr e;
+		struct fld_ctx c;
+		const struct fld *ne;
+
+		cur_ctx(cur, &c);
+		ne = find_no_elements(&c, cur->typ->type->sub, 0, argv[i],
+				      strcspn(argv[i], ".["));
+		if (ne) {
+			dbprintf("no elements in %s\n", ne->name);
+			return 0;
+		}
+		if (fexpr_parse(argv[i], &e, false))
+			return 0;
+	}
 	for (i = 1; i < argc; i++)
-		if (print_expr(argv[i]))
-			break;
+		print_expr(argv[i]);
 	return 0;
 }
 

@@ -83,6 +83,14 @@ int fld_count(const struct fld_ctx *c, const struct fld *f, uint64_t pbit)
 	return n < 0 ? 0 : n;
 }
 
+int fld_count_raw(const struct fld_ctx *c, const struct fld *f,
+		  uint64_t pbit)
+{
+	if (!(f->flags & FLD_COUNT_FN))
+		return f->count;
+	return f->count_fn(c, pbit);
+}
+
 uint64_t ftype_size(const struct fld_ctx *c, const struct ftype *t,
 		    uint64_t bit)
 {

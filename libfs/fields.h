@@ -109,6 +109,13 @@ struct fld {
 
 /* Number of elements a field has in this object (0: absent). */
 int fld_count(const struct fld_ctx *c, const struct fld *f, uint64_t pbit);
+/*
+ * The count as the count function gave it: negative for an on-disk
+ * counter that reads as a negative int (the reference's print then says
+ * "no elements"); fld_count() makes that 0.
+ */
+int fld_count_raw(const struct fld_ctx *c, const struct fld *f,
+		  uint64_t pbit);
 /* Bit offset (absolute) of element idx of a field whose parent starts at pbit. */
 uint64_t fld_elem_bit(const struct fld_ctx *c, const struct fld *f,
 		      uint64_t pbit, int idx);

@@ -475,12 +475,18 @@ static int fmt_is(const struct fld_ctx *c, uint64_t pbit, unsigned fmt)
 
 static int fork_bmx_count(const struct fld_ctx *c, uint64_t pbit)
 {
-	uint64_t n, max = fork_bytes(c, pbit) / 16;
+	uint64_t max = fork_bytes(c, pbit) / 16;
+	int32_t n;
 
 	if (!fmt_is(c, pbit, XFS_DINODE_FMT_EXTENTS))
 		return 0;
-	n = is_afork(pbit) ? di_anextents(c) : di_nextents(c);
-	return n > max ? (int)max : (int)n;
+	/* the reference holds the counter in an int: a 64-bit count keeps
+	 * its low 32 bits, and those may read as negative */
+	n = (int32_t)(uint32_t)(is_afork(pbit) ? di_anextents(c) :
+				di_nextents(c));
+	if (n < 0)
+		return n;
+	return (uint64_t)n > max ? (int)max : n;
 }
 
 static int fork_bmbt_count(const struct fld_ctx *c, uint64_t pbit)

@@ -40,15 +40,21 @@ ln -s "$(printf '%01000d' 0)" remotelink
 mknod chr c 1 3
 mknod blk b 7 0
 mkfifo fifo
+# File data is fixed noise (gzip output of a counted sequence), not
+# /dev/urandom: data blocks that a test reads as some other structure (an
+# inode number past the inode chunks) must print the same on every build.
+noise=/tmp/xfskit-noise.$$
+seq 1 1000000 | gzip -n -1 > "$noise"
 # a fragmented file: write every other block, then a bmap btree
-dd if=/dev/urandom of=frag bs=4k count=1 2>/dev/null
+dd if="$noise" of=frag bs=4k count=1 2>/dev/null
 i=0
 while [ $i -lt 400 ]; do
-	dd if=/dev/urandom of=frag bs=4k count=1 seek=$((i * 2)) conv=notrunc 2>/dev/null
+	dd if="$noise" of=frag bs=4k count=1 skip=$i seek=$((i * 2)) conv=notrunc 2>/dev/null
 	i=$((i + 1))
 done
 # a plain file, and reflinked copies
-dd if=/dev/urandom of=data bs=64k count=4 2>/dev/null
+dd if="$noise" of=data bs=64k count=4 skip=8 2>/dev/null
+rm -f "$noise"
 cp --reflink=auto data data.clone
 # sparse inode chunks: fill, free, fragment
 mkdir spino
