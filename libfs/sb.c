@@ -203,6 +203,9 @@ unsigned sb_verify(const void *raw, size_t len, xfs_agnumber_t agno,
 		return errs;
 	}
 	sb_decode(raw, s);
+	/* A secondary sits at the start of its AG (by its own geometry). */
+	if (agno)
+		o.daddr = (uint64_t)agno * s->agblocks * (s->blocksize >> 9);
 	if (s->magicnum != XFS_SB_MAGIC) {
 		o.type = OBJ_SB;
 		BAD(SB_BAD_MAGIC, "magicnum", XFS_SB_MAGIC, s->magicnum);
@@ -460,6 +463,7 @@ unsigned sb_compare(const struct fs_sb *p, const struct fs_sb *s,
 	unsigned errs = 0;
 
 	o.agno = agno;
+	o.daddr = (uint64_t)agno * p->agblocks * (p->blocksize >> 9);
 #define CMP(f) do { \
 		if (p->f != s->f) { \
 			fs_report_val(fl, PR_SB_SECONDARY_MISMATCH, &o, #f, \

@@ -35,6 +35,7 @@ EXTRA_DIST += $(SHELL_TESTS) tests/lib/test-lib.sh tests/unit/unit.h
 # Each area adds its tests in its own fragment.
 include tests/ag.mk
 include tests/inode.mk
+include tests/sb.mk
 include tests/dir.mk
 include tests/attr.mk
 include tests/log.mk

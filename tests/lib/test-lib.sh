@@ -16,6 +16,18 @@
 : "${top_srcdir:=$top_builddir}"
 export top_builddir top_srcdir
 
+# Sanitizer reports exit 99, a code no tool returns itself, so a test that
+# expects "exit 1, a finding" can tell a crash from a finding (tests that
+# want their own codes, e.g. ag-images.sh's 86/87, append and override).
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
+UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=99:print_stacktrace=1"
+export ASAN_OPTIONS UBSAN_OPTIONS
+
+# sanitizer_report FILE: true if FILE holds a sanitizer's report.
+sanitizer_report() {
+	grep -q -e 'Sanitizer' -e 'runtime error' "$1"
+}
+
 WALKFS="$top_builddir/tests/tools/walkfs"
 REF_MKFS=/usr/sbin/mkfs.xfs
 REF_DB=/usr/sbin/xfs_db
