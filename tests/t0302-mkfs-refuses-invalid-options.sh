@@ -66,6 +66,11 @@ sector larger than block	-s size=8192 -b size=4096
 label too long	-L thirteen_char
 rt extent size too small	-r extsize=1000
 rt size without rt device	-r size=1g
+extent size hint over half an AG	-d extszinherit=100000
+extent size hint past one extent	-d extszinherit=3000000
+CoW extent size hint over half an AG	-d cowextsize=100000
+rt extent size hint not a multiple	-m rmapbt=0,reflink=0 -r rtdev=rt.img,extsize=16k -d rtinherit=1,extszinherit=3
+rt extent size hint too large	-m rmapbt=0,reflink=0 -r rtdev=rt.img,extsize=16k -d rtinherit=1,extszinherit=100001
 unit suffix on a plain number	-i maxpct=5k
 filesystem below 300MB	-d size=200m
 a single AG	-d agcount=1
@@ -108,6 +113,7 @@ PY
 }
 
 truncate -s 2g "$T/target"
+truncate -s 1g "$T/rt.img"	# the realtime device of the rt cases
 head -c 65536 /dev/urandom | dd of="$T/target" conv=notrunc status=none
 head -c 65536 /dev/urandom | dd of="$T/target" bs=1M seek=2047 conv=notrunc status=none
 sum0=$(sum_sparse "$T/target")

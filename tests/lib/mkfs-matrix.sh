@@ -35,6 +35,7 @@ label;2g;0;-L mylabel
 label-12;2g;0;-L twelve_chars
 maxpct;2g;0;-i maxpct=50
 root-inherit;2g;0;-d extszinherit=16,projinherit=7,rtinherit=1
+root-hints-at-limit;2g;0;-d extszinherit=65536,cowextsize=65536
 minimum;300m;0;
 tiny-escape;64m;1;-l size=15m
 bs1k-minimal;1g;0;-b size=1024 -m rmapbt=0,reflink=0,finobt=0
