@@ -382,10 +382,10 @@ static int print_struct(const struct fld_ctx *c, const char *prefix,
 	int printed = 0;
 
 	for (f = sub; f && f->name; f++) {
-		int n = fld_count(c, f, bit);
+		int raw = fld_count_raw(c, f, bit);
+		int n = raw < 0 ? 0 : raw;
 
-		if (!n && (f->flags & FLD_ARRAY) &&
-		    fld_count_raw(c, f, bit) < 0) {
+		if (raw < 0 && (f->flags & FLD_ARRAY)) {
 			print_negative_array(c, prefix, f, bit);
 			printed++;
 			continue;

@@ -834,7 +834,6 @@ static void calculate_imaxpct(struct mkfs_cfg *cfg, struct cli_params *cli)
 		cfg->imaxpct = 1;
 }
 
-/* The superblock version and feature words (sb_set_features). */
 /*
  * The root directory's extent size hints must be what the kernel accepts
  * on an inode: at most half an AG and one extent's length, and for a
@@ -844,20 +843,19 @@ static void validate_extsize_hints(const struct mkfs_cfg *cfg,
 				   const struct cli_params *cli)
 {
 	uint32_t limit = (uint32_t)(cfg->agsize / 2);
-	bool rt = (cli->fsx_xflags & XFS_XFLAG_RTINHERIT_) &&
-		  cfg->rtextblocks && cli->fsx_extsize % cfg->rtextblocks;
 
 	if (limit > XFS_MAX_BMBT_EXTLEN)
 		limit = XFS_MAX_BMBT_EXTLEN;
-	if (cli->fsx_extsize > limit || rt) {
-		if (cli->fsx_extsize <= limit)
-			fprintf(stderr, "illegal extent size hint %u, must be "
-				"less than %u and a multiple of %u.\n",
-				cli->fsx_extsize, limit,
-				(unsigned)cfg->rtextblocks);
-		else
-			fprintf(stderr, "illegal extent size hint %u, must be "
-				"less than %u.\n", cli->fsx_extsize, limit);
+	if (cli->fsx_extsize > limit) {
+		fprintf(stderr, "illegal extent size hint %u, must be "
+			"less than %u.\n", cli->fsx_extsize, limit);
+		usage();
+	}
+	if ((cli->fsx_xflags & XFS_XFLAG_RTINHERIT_) && cfg->rtextblocks &&
+	    cli->fsx_extsize % cfg->rtextblocks) {
+		fprintf(stderr, "illegal extent size hint %u, must be "
+			"less than %u and a multiple of %u.\n",
+			cli->fsx_extsize, limit, (unsigned)cfg->rtextblocks);
 		usage();
 	}
 	if (cli->fsx_cowextsize > limit) {
@@ -867,6 +865,7 @@ static void validate_extsize_hints(const struct mkfs_cfg *cfg,
 	}
 }
 
+/* The superblock version and feature words (sb_set_features). */
 static void set_features(struct mkfs_cfg *cfg)
 {
 	struct sb_feat *f = &cfg->sb_feat;
