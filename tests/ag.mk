@@ -16,5 +16,6 @@ SHELL_TESTS += \
 	tests/t0202-ag-deep-trees.sh \
 	tests/t0203-ag-header-corruption.sh \
 	tests/t0204-ag-btree-corruption.sh \
-	tests/t0205-ag-btree-fuzz.sh
-EXTRA_DIST += tests/lib/ag-images.sh
+	tests/t0205-ag-btree-fuzz.sh \
+	tests/t0206-ag-kernel-sparse-chunks.sh
+EXTRA_DIST += tests/lib/ag-images.sh tests/lib/sparse-images.sh
