@@ -4,13 +4,17 @@
  * cached reads see the device's bytes; verifiers run once per buffer and
  * flag corruption; dirty buffers reach the disk on flush with their CRC
  * set; discontiguous buffers assemble their pieces; and many threads
- * reading and evicting through a small cache all see correct data.
+ * reading and evicting through a small cache all see correct, verified
+ * data, each buffer verified exactly once per read from the disk however
+ * many threads race to read it.
  */
 #include "config.h"
 #include "unit.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -59,6 +63,44 @@ static const struct buf_ops toy_ops = {
 	.verify = toy_verify,
 	.crc_off = 8,
 };
+
+/*
+ * For the thread tests: toy_verify, also counted per block, and watched
+ * for two verifications of one block at once.  It dawdles (yields) in the
+ * middle, so that a cache that let a second reader verify, or use, a
+ * buffer before the first verification was done would be caught at it.
+ */
+static unsigned block_verifies[NBLK];
+static int verifying[NBLK];
+static int overlaps;
+
+static void count_verify(void *ctx, struct fs_buf *bp, struct fs_findings *fl)
+{
+	uint64_t blk = (uint64_t)bp->daddr / (BLK / 512);
+
+	ck_assert_uint_lt(blk, NBLK);
+	if (__atomic_fetch_add(&verifying[blk], 1, __ATOMIC_ACQ_REL))
+		__atomic_add_fetch(&overlaps, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&block_verifies[blk], 1, __ATOMIC_RELAXED);
+	for (int i = 0; i < 20; i++)
+		sched_yield();
+	toy_verify(ctx, bp, fl);
+	__atomic_sub_fetch(&verifying[blk], 1, __ATOMIC_ACQ_REL);
+}
+
+static const struct buf_ops count_ops = {
+	.name = "count",
+	.verify = count_verify,
+	.crc_off = 8,
+};
+
+static void reset_verify_counts(void)
+{
+	verify_calls = 0;
+	overlaps = 0;
+	memset(block_verifies, 0, sizeof(block_verifies));
+	memset(verifying, 0, sizeof(verifying));
+}
 
 START_TEST(readonly_cannot_write)
 {
@@ -202,28 +244,77 @@ START_TEST(discontiguous_pieces)
 }
 END_TEST
 
+/*
+ * In the race test every DAMAGE_EVERYth block has a wrong self number, so
+ * that a reader can tell the verifier's verdict reached it: such a block
+ * must come back flagged corrupt, any other not.
+ */
+#define DAMAGE_EVERY	16
+#define DAMAGED(blk)	((blk) % DAMAGE_EVERY == 5)
+#define DAMAGE_BIT	0x80000000u
+
+static void damage_image(void)
+{
+	int fd = open(path, O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	for (uint32_t blk = 0; blk < NBLK; blk++) {
+		uint8_t self[4];
+
+		if (!DAMAGED(blk))
+			continue;
+		store_be32(self, blk | DAMAGE_BIT);
+		ck_assert_int_eq(pwrite(fd, self, 4, (off_t)blk * BLK), 4);
+	}
+	close(fd);
+}
+
 struct worker {
-	struct bcache	*bc;
-	unsigned	seed;
-	int		errors;
+	struct bcache		*bc;
+	unsigned		seed;
+	bool			damaged;	/* the image is damage_image()d */
+	int			errors;
+	int			unverified;	/* no or another verdict */
+	pthread_barrier_t	*start;		/* or NULL */
 };
+
+/* Read one block as a worker; count what was wrong with what came back. */
+static void read_block(struct worker *w, uint32_t blk)
+{
+	bool bad = w->damaged && DAMAGED(blk);
+	struct fs_buf *bp;
+
+	if (bcache_read(w->bc, (xfs_daddr_t)blk * 8, BLK, &count_ops, NULL,
+			&bp)) {
+		w->errors++;
+		return;
+	}
+	if (load_be32(bp->data) != (bad ? blk | DAMAGE_BIT : blk) ||
+	    bp->data[BLK - 1] != (blk & 0xff))
+		w->errors++;
+	if (!(bp->flags & BUF_VERIFIED) || bp->ops != &count_ops ||
+	    buf_corrupt(bp) != bad)
+		w->unverified++;
+	buf_release(bp);
+}
 
 static void *reader(void *arg)
 {
 	struct worker *w = arg;
 
-	for (int i = 0; i < 20000; i++) {
-		uint32_t blk = rand_r(&w->seed) % NBLK;
-		struct fs_buf *bp;
+	for (int i = 0; i < 20000; i++)
+		read_block(w, rand_r(&w->seed) % NBLK);
+	return NULL;
+}
 
-		if (bcache_read(w->bc, (xfs_daddr_t)blk * 8, BLK, NULL, NULL, &bp)) {
-			w->errors++;
-			continue;
-		}
-		if (load_be32(bp->data) != blk || bp->data[BLK - 1] != (blk & 0xff))
-			w->errors++;
-		buf_release(bp);
-	}
+/* Every block in order, all workers starting together: each read races. */
+static void *sweeper(void *arg)
+{
+	struct worker *w = arg;
+
+	pthread_barrier_wait(w->start);
+	for (uint32_t blk = 0; blk < NBLK; blk++)
+		read_block(w, blk);
 	return NULL;
 }
 
@@ -236,24 +327,80 @@ START_TEST(threads_share_a_small_cache)
 	struct worker w[4];
 
 	make_image();
+	reset_verify_counts();
 	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
 	/* room for 16 of 256 blocks: constant eviction */
 	ck_assert_int_eq(bcache_create(dev, 16 * BLK, NULL, &bc), 0);
 	for (int i = 0; i < 4; i++) {
-		w[i] = (struct worker){ bc, 1234u + i, 0 };
+		w[i] = (struct worker){ .bc = bc, .seed = 1234u + i };
 		pthread_create(&t[i], NULL, reader, &w[i]);
 	}
 	for (int i = 0; i < 4; i++) {
 		pthread_join(t[i], NULL);
 		ck_assert_int_eq(w[i].errors, 0);
+		ck_assert_int_eq(w[i].unverified, 0);
 	}
 	bcache_get_stats(bc, &st);
 	ck_assert_uint_gt(st.evictions, 0);
+	ck_assert_uint_eq(st.hits + st.misses, 4 * 20000);
+	/* a block read again after its eviction is verified again, no more */
+	ck_assert_uint_eq(__atomic_load_n(&verify_calls, __ATOMIC_SEQ_CST),
+			  st.misses);
+	ck_assert_int_eq(overlaps, 0);
 	/* within the limit plus what the four threads held at the end */
 	ck_assert_uint_le(st.bytes, 20 * BLK);
 	ck_assert_int_eq(bcache_purge(bc), 0);
 	bcache_get_stats(bc, &st);
 	ck_assert_uint_eq(st.bytes, 0);
+	bcache_destroy(bc);
+	dev_close(dev);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(threads_race_to_verify)
+{
+	enum { NT = 8, ROUNDS = 3 };
+	struct fs_dev *dev;
+	struct bcache *bc;
+	struct bcache_stats st;
+	pthread_barrier_t start;
+	pthread_t t[NT];
+	struct worker w[NT];
+
+	make_image();
+	damage_image();
+	reset_verify_counts();
+	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
+	/* room for every block: a miss only on the first read of each */
+	ck_assert_int_eq(bcache_create(dev, 0, NULL, &bc), 0);
+	for (int r = 0; r < ROUNDS; r++) {
+		pthread_barrier_init(&start, NULL, NT);
+		for (int i = 0; i < NT; i++) {
+			w[i] = (struct worker){ .bc = bc, .damaged = true,
+						.start = &start };
+			pthread_create(&t[i], NULL, sweeper, &w[i]);
+		}
+		for (int i = 0; i < NT; i++) {
+			pthread_join(t[i], NULL);
+			ck_assert_int_eq(w[i].errors, 0);
+			ck_assert_int_eq(w[i].unverified, 0);
+		}
+		pthread_barrier_destroy(&start);
+		bcache_get_stats(bc, &st);
+		ck_assert_uint_eq(st.evictions, (uint64_t)r * NBLK); /* purges */
+		ck_assert_uint_eq(st.misses, (uint64_t)(r + 1) * NBLK);
+		ck_assert_uint_eq(st.hits + st.misses,
+				  (uint64_t)(r + 1) * NT * NBLK);
+		ck_assert_uint_eq(__atomic_load_n(&verify_calls,
+						  __ATOMIC_SEQ_CST),
+				  st.misses);
+		for (int b = 0; b < NBLK; b++)
+			ck_assert_uint_eq(block_verifies[b], (unsigned)r + 1);
+		ck_assert_int_eq(overlaps, 0);
+		/* empty the cache: the next round reads and verifies anew */
+		ck_assert_int_eq(bcache_purge(bc), 0);
+	}
 	bcache_destroy(bc);
 	dev_close(dev);
 	unlink(path);
@@ -272,6 +419,7 @@ int main(void)
 	tcase_add_test(tc, flush_writes_with_crc);
 	tcase_add_test(tc, discontiguous_pieces);
 	tcase_add_test(tc, threads_share_a_small_cache);
+	tcase_add_test(tc, threads_race_to_verify);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
