@@ -4,8 +4,7 @@
  *
  * Per AG, one record per inode chunk the inobt lists (in startino
  * order), with 64-bit masks of its inodes -- absent (sparse holes), free
- * by the inobt, in use on disk, directories, on an unlinked list,
- * reached from the root -- and per inode its on-disk link count, the
+ * by the inobt, in use on disk, directories, reached from the root -- and per inode its on-disk link count, the
  * links counted in the namespace and its file type.  About 10 bytes an
  * inode.  Directory entries are kept as (child, type), 16 bytes each, a
  * directory's together, and per directory its ".." and where its entries
@@ -27,7 +26,6 @@ struct im_chunk {
 	uint64_t	ifree;		/* free by the inobt (holes too) */
 	uint64_t	used;		/* in use on disk and kept */
 	uint64_t	isdir;
-	uint64_t	unlinked;	/* on an AGI unlinked list */
 	uint64_t	reached;	/* reached from the root (phase 6) */
 	uint64_t	cleared;	/* too damaged: would be cleared */
 	uint64_t	reflink;	/* has the reflink flag */

@@ -630,34 +630,6 @@ static int chunk_fn(void *priv, xfs_agnumber_t agno,
 	return 0;
 }
 
-/* The inodes on the AGI's unlinked lists: in use, and marked as such. */
-void p3_walk_unlinked(struct repair *r, xfs_agnumber_t agno)
-{
-	const struct fs_geom *g = &r->fs->geo;
-	uint64_t limit = (uint64_t)geom_ag_blocks(g, agno) << g->inopblog;
-
-	for (unsigned b = 0; b < XFS_AGI_UNLINKED_BUCKETS; b++) {
-		xfs_agino_t agino = r->ags[agno].unlinked[b];
-		uint64_t steps = 0;
-
-		while (agino != NULLAGINO && agino_valid(g, agno, agino) &&
-		       steps++ < limit) {
-			xfs_ino_t ino = agino_to_ino(g, agno, agino);
-			struct im_chunk *ch;
-			struct fs_inode ip;
-			unsigned bit;
-
-			ch = im_find(r->imap, ino, &bit);
-			if (ch)
-				ch->unlinked |= 1ull << bit;
-			if (inode_read(r->fs, ino, &ip, NULL))
-				break;
-			agino = ip.next_unlinked;
-			inode_release(&ip);
-		}
-	}
-}
-
 void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
 	       struct rp_out *out)
 {
@@ -716,6 +688,4 @@ void phase3(struct repair *r)
 	prog_set(PROG_NEW_INODES, r->fs->geo.agcount);
 	rp_discover(r);
 	prog_end();
-	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
-		p3_walk_unlinked(r, agno);
 }

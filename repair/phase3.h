@@ -41,8 +41,6 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 /* Every inode of a chunk that holes does not leave out. */
 void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes,
 		      bool discovered);
-/* Mark the inodes on an AG's unlinked lists. */
-void p3_walk_unlinked(struct repair *r, xfs_agnumber_t agno);
 
 /* discover.c: chunks outside the inobt that entries point into. */
 void rp_discover(struct repair *r);

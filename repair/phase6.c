@@ -9,7 +9,8 @@
  * inode in use that no path from the root reaches is disconnected (the
  * reference would move it to lost+found): first the tops of disconnected
  * directory trees, whose subtrees are then walked as well, then whatever
- * is left.
+ * is left.  Inodes on an AGI unlinked list are treated like any other
+ * (as the reference does): an orphan is disconnected.
  *
  * What it builds for phase 7: im_chunk.counted[], the links each inode
  * would have -- one per entry naming it, plus, for a directory, its "."
@@ -270,7 +271,7 @@ static void find_disconnected(struct p6 *p)
 			for (size_t k = 0; k < ag->n; k++) {
 				struct im_chunk *ch = &ag->v[k];
 				uint64_t todo = ch->used & ~ch->cleared &
-						~ch->reached & ~ch->unlinked;
+						~ch->reached;
 
 				if (pass < 2)
 					todo &= ch->isdir;

@@ -3,8 +3,12 @@
  *
  * What it checks: every inode in use that phase 6 reached (from the root
  * or as a disconnected inode) has the link count phase 6 counted.
- * Metadata inodes and inodes waiting on an unlinked list are not in the
- * namespace and are left alone.
+ * Metadata inodes are not in the namespace: phase 6 counts them as they
+ * are.  An inode on an AGI unlinked list is no exception to the rule:
+ * the reference counts it like any other, so an entry still naming an
+ * inode whose link count is 0 means a count to reset ("would have reset
+ * inode ... nlinks from 0 to 1"), and an orphan nothing names is
+ * disconnected (phase 6) and gets the link lost+found would give it.
  *
  * What it reads: r->imap, complete after phase 6.  Nothing is left.
  */
@@ -21,8 +25,7 @@ void phase7(struct repair *r)
 
 		for (size_t k = 0; k < ag->n; k++) {
 			const struct im_chunk *ch = &ag->v[k];
-			uint64_t todo = ch->used & ~ch->cleared & ch->reached &
-					~ch->unlinked;
+			uint64_t todo = ch->used & ~ch->cleared & ch->reached;
 
 			for (unsigned bit = 0; bit < 64; bit++) {
 				struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
