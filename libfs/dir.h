@@ -204,6 +204,21 @@ extern const struct buf_ops dir3_block_buf_ops, dir3_data_buf_ops,
 /* ---- fork layer ---- */
 
 /*
+ * The form of an extents/btree directory, as the kernel decides it from
+ * the last mapped block (mappings past the three spaces do not count):
+ * ending within the first directory block is block form, within the
+ * first leaf block leaf form, anything further node form.
+ */
+enum dir_form {
+	DIR_FORM_NONE,		/* nothing mapped */
+	DIR_FORM_BLOCK,
+	DIR_FORM_LEAF,
+	DIR_FORM_NODE,
+};
+
+enum dir_form dir_form_of(const struct fs_geom *g, const struct fs_extents *el);
+
+/*
  * Every entry of directory ip, "." and ".." included (synthesised for
  * short form), in on-disk order (the order readdir gives).  Each data
  * block is checked on its own on the way; findings go to fl (may be
@@ -226,6 +241,28 @@ int dir_iterate(struct fs *fs, const struct fs_inode *ip,
 int dir_check(struct fs *fs, const struct fs_inode *ip,
 	      const struct fs_extents *el, dir_iter_fn fn, void *priv,
 	      struct fs_findings *fl);
+
+/* What dir_salvage_block learnt about the block. */
+struct dir_salvage_info {
+	bool		crc_ok;		/* the v3 header's CRC matches */
+	bool		whole;		/* every item parsed to the region's end */
+	uint32_t	nents;		/* entries handed to fn */
+};
+
+/*
+ * The entries of the data block (block_form: the block-form block) at
+ * file block dablk of directory ip, read whatever its header says -- as
+ * xfs_repair reads a block whose magic number is wrong to keep what it
+ * names.  All or nothing: unless every entry and free region parses to
+ * the end of the entry region, no entry is handed out.  fn gets each
+ * entry whose name and inode number are usable ("." and ".." included).
+ * No findings.  Returns 0, fn's non-zero value, -ENODATA if the block is
+ * not mapped, or another negative errno.
+ */
+int dir_salvage_block(struct fs *fs, const struct fs_inode *ip,
+		      const struct fs_extents *el, xfs_dablk_t dablk,
+		      bool block_form, dir_iter_fn fn, void *priv,
+		      struct dir_salvage_info *info);
 
 /*
  * Find name in directory ip by its hash.  Returns 0 and *ino, -ENOENT, or another negative errno (-EUCLEAN when the

@@ -20,8 +20,10 @@
 #include "config.h"
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include "dabtree.h"
 #include "dir2_priv.h"
+#include "format/crc32c.h"
 
 /* Insert x into a sorted vector (small: a few missing blocks). */
 int u32vec_insert_sorted(struct u32vec *a, uint32_t x)
@@ -639,6 +641,66 @@ out:
 	if (!err && full && c.nrecs)
 		err = dir_dup_check(&c);
 	dir_ctx_free(&c);
+	return err;
+}
+
+struct salvage {
+	dir_iter_fn	fn;
+	void		*priv;
+	uint32_t	n;
+};
+
+static int salvage_cb(void *priv, const struct dir_blk *b,
+		      const struct dir_dent *e)
+{
+	struct salvage *s = priv;
+
+	(void)b;
+	if (!e->usable)
+		return 0;
+	s->n++;
+	return s->fn ? s->fn(s->priv, e->name, e->namelen, e->ino, e->ftype) :
+		       0;
+}
+
+int dir_salvage_block(struct fs *fs, const struct fs_inode *ip,
+		      const struct fs_extents *el, xfs_dablk_t dablk,
+		      bool block_form, dir_iter_fn fn, void *priv,
+		      struct dir_salvage_info *info)
+{
+	struct dir_ctx c = {
+		.fs = fs, .g = &fs->geo, .ip = ip, .el = el,
+		.ci = sb_has_asciici(&fs->sb),
+	};
+	struct salvage s = { fn, priv, 0 };
+	struct dir_data_info di;
+	struct fs_findings fl;
+	struct fs_buf *bp;
+	struct dir_blk b;
+	int err;
+
+	memset(info, 0, sizeof(*info));
+	err = dir_read_blk(&c, dablk, NULL, &bp, &b);
+	if (err)
+		return err;
+	info->crc_ok = xfs_cksum_verify(b.data, c.g->dirblksize,
+					XFS_DIR3_DATA_CRC_OFF);
+	/*
+	 * First whether the items parse to the end: a free region whose
+	 * tag is not its offset ends the reading as a bad length does.
+	 */
+	findings_init(&fl);
+	dir3_data_scan(&b, block_form, NULL, NULL, &fl, &di);
+	info->whole = di.end && di.scanned == di.end;
+	for (size_t i = 0; i < fl.n && info->whole; i++)
+		if (fl.v[i].code == PR_DIR_BAD_FREE && fl.v[i].field &&
+		    !strcmp(fl.v[i].field, "tag"))
+			info->whole = false;
+	findings_free(&fl);
+	if (info->whole)
+		err = dir3_data_scan(&b, block_form, salvage_cb, &s, NULL, &di);
+	info->nents = s.n;
+	buf_release(bp);
 	return err;
 }
 

@@ -67,20 +67,15 @@ static uint32_t data_region_end(const struct dir_blk *b, bool block_form,
 	return len - sizeof(*bt) - count * sizeof(struct xfs_dir2_leaf_entry);
 }
 
+static int data_body(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
+		     void *priv, struct fs_findings *fl,
+		     struct dir_data_info *info);
+
 int dir3_data_check(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
 		    void *priv, struct fs_findings *fl,
 		    struct dir_data_info *info)
 {
-	const struct fs_geom *g = b->g;
-	const struct xfs_dir3_data_hdr *hdr = (const void *)b->data;
-	const uint8_t *d = b->data;
 	struct dir_data_info local;
-	uint16_t bf_off[XFS_DIR2_DATA_FD_COUNT], bf_len[XFS_DIR2_DATA_FD_COUNT];
-	uint16_t bf_seen[XFS_DIR2_DATA_FD_COUNT] = { 0 };
-	struct top3 top = { { 0 } };
-	bool prev_free = false, have_dot = false, have_dotdot = false;
-	uint32_t p, end, nused = 0;
-	int ret = 0;
 
 	if (!info)
 		info = &local;
@@ -90,6 +85,32 @@ int dir3_data_check(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
 			    &info->nerr))
 		return 0;
 	info->magic_ok = true;
+	return data_body(b, block_form, fn, priv, fl, info);
+}
+
+int dir3_data_scan(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
+		   void *priv, struct fs_findings *fl,
+		   struct dir_data_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	return data_body(b, block_form, fn, priv, fl, info);
+}
+
+/* Everything after the header; info->nerr and magic_ok as the caller set. */
+static int data_body(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
+		     void *priv, struct fs_findings *fl,
+		     struct dir_data_info *info)
+{
+	const struct fs_geom *g = b->g;
+	const struct xfs_dir3_data_hdr *hdr = (const void *)b->data;
+	const uint8_t *d = b->data;
+	uint16_t bf_off[XFS_DIR2_DATA_FD_COUNT], bf_len[XFS_DIR2_DATA_FD_COUNT];
+	uint16_t bf_seen[XFS_DIR2_DATA_FD_COUNT] = { 0 };
+	struct top3 top = { { 0 } };
+	bool prev_free = false, have_dot = false, have_dotdot = false;
+	uint32_t p, end, nused = 0;
+	int ret = 0;
+
 	for (unsigned i = 0; i < XFS_DIR2_DATA_FD_COUNT; i++) {
 		bf_off[i] = get_be16(hdr->best_free[i].offset);
 		bf_len[i] = get_be16(hdr->best_free[i].length);

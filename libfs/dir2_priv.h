@@ -32,6 +32,16 @@ bool dir3_hdr_check(const struct dir_blk *b, uint32_t want,
 bool dir3_dahdr_check(const struct dir_blk *b, uint16_t want,
 		      struct fs_findings *fl, unsigned *nerr);
 
+/*
+ * The entries and free regions of a data or block-form block after its
+ * header, the half of dir3_data_check that does not look at the header
+ * (so it also reads a block whose header is damaged): info is filled
+ * from zero, with magic_ok false.
+ */
+int dir3_data_scan(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
+		   void *priv, struct fs_findings *fl,
+		   struct dir_data_info *info);
+
 /* Name rules: non-empty, no '/', no NUL.  Reports and returns false. */
 bool dir_name_ok(const uint8_t *name, unsigned len, const struct fs_objref *o,
 		 struct fs_findings *fl, unsigned *nerr);
@@ -126,15 +136,6 @@ const struct dir_dblk *dir_find_dblk(const struct dir_ctx *c, uint32_t db);
 /* Node form: the dabtree and the free index (dir2_node.c). */
 int dir_node_check(struct dir_ctx *c);
 
-/* The form of an extents/btree directory, from its last mapped block. */
-enum dir_form {
-	DIR_FORM_NONE,		/* nothing mapped */
-	DIR_FORM_BLOCK,
-	DIR_FORM_LEAF,
-	DIR_FORM_NODE,
-};
-
-enum dir_form dir_form_of(const struct fs_geom *g, const struct fs_extents *el);
 
 /* The first of n leaf entries whose hash is >= hash (n if none). */
 uint32_t dir_leaf_lower_bound(const struct xfs_dir2_leaf_entry *ents,
