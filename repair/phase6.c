@@ -5,7 +5,10 @@
  * collected is followed once -- each must name an inode in use (else the
  * entry would be junked: a free inode, or one that does not exist), a
  * directory must be entered in one directory only and its ".." must name
- * that directory, and the entry's file type must be the inode's.  Every
+ * that directory (else the entry would be junked too, and the directory
+ * reached through its ".." or moved to lost+found), and the entry's file
+ * type must be the inode's.  A directory of blocks that loses an entry
+ * would be rebuilt.  Every
  * inode in use that no path from the root reaches is disconnected (the
  * reference would move it to lost+found): first the tops of disconnected
  * directory trees, whose subtrees are then walked as well, then whatever
@@ -49,7 +52,11 @@ struct p6 {
 	size_t			nprobs, capprobs;
 };
 
-/* The ".." a directory's blocks say, or NULLFSINO. */
+/*
+ * The ".." a directory's blocks say, NULLFSINO if they say none, or 0 if
+ * phase 3 could not read them and kept the directory all the same (its
+ * parent is unknown).
+ */
 static xfs_ino_t dotdot_of(const struct p6 *p, xfs_ino_t dir)
 {
 	const struct im_dir *d = im_dir_find(p->r->imap, dir);
@@ -132,7 +139,9 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 	struct repair *r = p->r;
 	struct names n = { .p = p };
 	struct fs_inode ip;
-	bool shortform = false;
+	struct im_chunk *ch;
+	unsigned bit;
+	bool shortform = false, junked = false, nodata = false, node = false;
 
 	n.name = calloc(p->nprobs, sizeof(*n.name));
 	if (!n.name)
@@ -140,13 +149,29 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 	for (size_t i = 0; i < p->nprobs; i++)
 		strcpy(n.name[i], "?");
 	if (!inode_read(r->fs, dir, &ip, NULL)) {
+		struct fs_extents el;
+
 		shortform = ip.format == XFS_DINODE_FMT_LOCAL;
+		extents_init(&el);
+		if (!shortform &&
+		    !fork_extents(r->fs, &ip, XFS_DATA_FORK, &el, NULL, NULL,
+				  NULL))
+			node = dir_form_of(&r->fs->geo, &el) == DIR_FORM_NODE;
+		extents_free(&el);
 		dir_iterate(r->fs, &ip, NULL, names_cb, &n, NULL);
 		inode_release(&ip);
 	}
 	for (size_t i = 0; i < p->nprobs; i++) {
 		const struct p6_prob *x = &p->probs[i];
 		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		if (x->code != PR_RP_BAD_FTYPE && x->code != PR_RP_DOTDOT_MISSING &&
+		    x->code != PR_RP_UNKNOWN_PARENT &&
+		    x->code != PR_RP_DOT_CREATE)
+			junked = true;
+		if (x->code == PR_RP_DIR_ENTRY_BAD_INO ||
+		    x->code == PR_RP_DIR_ENTRY_NO_INO)
+			nodata = true;
 
 		a.obj.ino = x->child;
 		if (x->code == PR_RP_BAD_FTYPE) {
@@ -161,6 +186,30 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 				a.field = "shortform";
 		}
 		rp_say(NULL, x->code, &a);
+	}
+	/*
+	 * An entry junked for the inode it names is left out of the names
+	 * the reference matches the leaf entries with, so a block or leaf
+	 * directory's leaf has an entry with no data entry (a node
+	 * directory's leaves are checked without a word).
+	 */
+	if (nodata && !shortform && !node) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+		a.obj.ino = dir;
+		rp_say(NULL, PR_RP_DIR_HASH_NODATA, &a);
+	}
+	/*
+	 * An entry junked from a directory of blocks means a rebuild (a
+	 * short-form one is edited in place), said once.
+	 */
+	ch = im_find(r->imap, dir, &bit);
+	if (junked && !shortform && ch && !((ch->rebuild >> bit) & 1)) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+		a.obj.ino = dir;
+		rp_say(NULL, PR_RP_DIR_REBUILD, &a);
+		ch->rebuild |= 1ull << bit;
 	}
 	free(n.name);
 out:
@@ -214,13 +263,32 @@ static void walk(struct p6 *p)
 				xfs_ino_t dd = dotdot_of(p, e->child);
 
 				if (dd == NULLFSINO) {
-					/* a rebuilt directory gets one anyway */
-					if (!((ch->rebuild >> bit) & 1))
+					add_prob(p, k, e->child,
+						 PR_RP_DOTDOT_MISSING, 0);
+					/*
+					 * The reference then reads a directory
+					 * of blocks (one phase 3 found damaged)
+					 * once more to set its "..", and under
+					 * -n that pass skips the "." it has:
+					 * it would create one, and counts it.
+					 */
+					if ((ch->rebuild >> bit) & 1) {
 						add_prob(p, k, e->child,
-							 PR_RP_DOTDOT_MISSING, 0);
+							 PR_RP_DOT_CREATE, 0);
+						ch->counted[bit]++;
+					}
 				} else if (dd != dir) {
+					/*
+					 * The entry is junked: the directory
+					 * is reached through its ".." or
+					 * else moved to lost+found.
+					 */
+					if (dd == 0)
+						add_prob(p, k, e->child,
+							 PR_RP_UNKNOWN_PARENT, 0);
 					add_prob(p, k, e->child,
 						 PR_RP_BAD_DOTDOT, dd);
+					continue;
 				}
 				/* the entry, the subdir's ".", its ".." here */
 				ch->counted[bit] += 2;
