@@ -374,6 +374,46 @@ static void mark_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit)
 	ch->suspect |= 1ull << bit;
 }
 
+/*
+ * The size of a directory of blocks, as the reference checks it before
+ * it reads the data fork: a size that would fit in the inode belongs to
+ * a short-form directory, and nothing lies past the data space.  Either
+ * costs the inode.  (A leaf or node directory's size is held to nothing
+ * else: the kernel only uses it to size its readahead.)
+ */
+static bool dir_size_bad(struct p3ag *c, const struct fs_inode *ip)
+{
+	int64_t size = (int64_t)ip->size;
+
+	if (size <= (int64_t)ip->dfork_size) {
+		say_ino(c, PR_RP_DIR_FORMAT_SIZE, ip->format, ip->size);
+		return true;
+	}
+	if (ip->size > XFS_DIR2_LEAF_OFFSET) {
+		say_ino(c, PR_RP_DIR_SIZE_BAD, ip->size, 0);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A leaf or node directory's size is no finding: the reference holds it
+ * to nothing but dir_size_bad's bounds (checked before the forks).
+ */
+static void drop_dir_size(struct p3ag *c, const struct fs_inode *ip,
+			  const struct fs_extents *del)
+{
+	size_t j = 0;
+
+	if (ip->format == XFS_DINODE_FMT_LOCAL ||
+	    dir_form_of(&c->r->fs->geo, del) == DIR_FORM_BLOCK)
+		return;
+	for (size_t i = 0; i < c->fl.n; i++)
+		if (c->fl.v[i].code != PR_DIR_BAD_SIZE)
+			c->fl.v[j++] = c->fl.v[i];
+	c->fl.n = j;
+}
+
 /* A directory, a symlink: their content.  Returns false to clear. */
 static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			  const struct fs_inode *ip,
@@ -383,14 +423,16 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 
 	if (inode_is_dir(ip)) {
 		struct dir_ctx d = { c, ip->ino };
-		unsigned before = c->fl.nerrors;
-		bool damaged;
+		bool damaged = false;
 
 		c->dotdot = NULLFSINO;
 		c->edges.n = 0;
 
 		dir_check(fs, ip, del, dir_entry, &d, &c->fl);
-		damaged = c->fl.nerrors > before;
+		drop_dir_size(c, ip, del);
+		for (size_t i = 0; i < c->fl.n; i++)
+			if (problem_info(c->fl.v[i].code)->sev == SEV_ERROR)
+				damaged = true;
 		flush(c, ip->mode, NULL, false);
 		/* the reference rebuilds a damaged directory of blocks */
 		if (damaged && ip->format != XFS_DINODE_FMT_LOCAL) {
@@ -477,6 +519,14 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		a.field = "next_unlinked";
 		a.found = ip.next_unlinked;
 		rp_say(c->out, PR_INODE_BAD_UNLINKED, &a);
+	}
+
+	if (inode_is_dir(&ip) && (ip.format == XFS_DINODE_FMT_EXTENTS ||
+				  ip.format == XFS_DINODE_FMT_BTREE) &&
+	    dir_size_bad(c, &ip)) {
+		mark_cleared(c, ch, bit);
+		inode_release(&ip);
+		return;
 	}
 
 	/* the forks, and what they claim */
