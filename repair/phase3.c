@@ -208,6 +208,18 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	case PR_INODE_BAD_RDEV:
 		a.s1 = dev_type_name(mode);
 		break;
+	case PR_DIR_BAD_MAGIC:
+		/*
+		 * A data or block-form block: the reference names it by its
+		 * file block (the finding's field says which header).
+		 */
+		if (f->field && !strcmp(f->field, "magic") &&
+		    f->obj.index < XFS_DIR2_LEAF_OFFSET) {
+			a.field = f->expected == XFS_DIR3_BLOCK_MAGIC ?
+				  "bhdr.hdr.magic" : "dhdr.hdr.magic";
+			a.v2 = f->obj.index >> c->r->fs->geo.blocklog;
+		}
+		break;
 	default:
 		break;
 	}
@@ -397,21 +409,256 @@ static bool dir_size_bad(struct p3ag *c, const struct fs_inode *ip)
 }
 
 /*
- * A leaf or node directory's size is no finding: the reference holds it
- * to nothing but dir_size_bad's bounds (checked before the forks).
+ * What the kernel's read verifier of a data or block-form directory
+ * block rejects the block for (the read fails with "structure needs
+ * cleaning" unless the CRC is wrong, which is a different failure): the
+ * header's identity, every entry and free region, the bestfree table,
+ * and for a block-form block its tail and leaf array.  The owner, "."
+ * and "..", names with a '/' and duplicate names are not its business.
  */
-static void drop_dir_size(struct p3ag *c, const struct fs_inode *ip,
-			  const struct fs_extents *del)
+static bool dir_verifier_code(enum fs_problem code, bool block_form)
 {
+	switch (code) {
+	case PR_DIR_BAD_MAGIC:
+	case PR_DIR_BAD_BLKNO:
+	case PR_DIR_BAD_UUID:
+	case PR_DIR_ENTRY_OVERRUN:
+	case PR_DIR_BAD_TAG:
+	case PR_DIR_BAD_NAMELEN:
+	case PR_DIR_BAD_INO:
+	case PR_DIR_BAD_FTYPE:
+	case PR_DIR_BAD_FREE:
+	case PR_DIR_BAD_BESTFREE:
+		return true;
+	case PR_DIR_LEAF_BAD_COUNT:
+	case PR_DIR_LEAF_BAD_STALE:
+	case PR_DIR_LEAF_HASH_ORDER:
+	case PR_DIR_LEAF_BAD_HASH:
+	case PR_DIR_LEAF_BAD_ADDR:
+	case PR_DIR_LEAF_DUP_ADDR:
+	case PR_DIR_LEAF_MISSING:
+		return block_form;
+	default:
+		return false;
+	}
+}
+
+/* Findings after which the entries cannot be read to the region's end. */
+static bool dir_scan_breaks(const struct fs_finding *f)
+{
+	switch (f->code) {
+	case PR_DIR_ENTRY_OVERRUN:
+	case PR_DIR_BAD_TAG:
+	case PR_DIR_LEAF_BAD_COUNT:
+		return true;
+	case PR_DIR_BAD_FREE:
+		/* a bad length or tag; two free regions in a row are not */
+		return !f->field || strcmp(f->field, "freetag");
+	default:
+		return false;
+	}
+}
+
+/* What the findings say about one data block (dir_blocks). */
+struct dir_dblk_state {
+	uint32_t	db;
+	bool		crc_bad;
+	bool		magic_bad;
+	bool		verifier;	/* a finding the verifier fails on */
+	bool		breaks;		/* entries unreadable past a point */
+	bool		unusable;	/* to phase 3 of the reference */
+};
+
+#define P3_DIR_MAXBLK	64	/* data blocks with findings, tracked */
+
+struct dir_blocks {
+	struct dir_dblk_state	v[P3_DIR_MAXBLK];
+	unsigned		n;
+};
+
+static struct dir_dblk_state *dir_blocks_get(struct dir_blocks *bl,
+					     uint32_t db)
+{
+	for (unsigned i = 0; i < bl->n; i++)
+		if (bl->v[i].db == db)
+			return &bl->v[i];
+	if (bl->n == P3_DIR_MAXBLK)
+		return NULL;
+	bl->v[bl->n] = (struct dir_dblk_state){ .db = db };
+	return &bl->v[bl->n++];
+}
+
+enum dir_verdict {
+	DV_KEEP,	/* kept (rebuilt if damaged) */
+	DV_CLEAR,	/* cleared: "would have cleared inode" */
+};
+
+/*
+ * The directory's content: dir_check's findings (a leaf or node
+ * directory's size is not one of them, see dir_size_bad) and its
+ * entries, then the reference's verdict.
+ *
+ * How the reference's phase 3 reads each block decides what it says and
+ * keeps.  A block whose CRC is wrong is read anyway, header and all, and
+ * junked if its entries do not parse to the end ("corrupt block ...
+ * would junk block"); a block the verifier rejects (CRC right, content
+ * wrong) is not read ("corrupt directory block").  With no data block
+ * left, the directory's content is a problem:
+ *   - a block-form directory then has nothing: no "." and "..", the
+ *     inode would be cleared.  Under -n
+ *     phase 4 reads the block again without the verifier and, if its
+ *     entries parse, keeps the inode after all -- without the ".." phase
+ *     3 never saw, so phase 6 finds its parent unknown, junks the entry
+ *     naming it and moves it to lost+found with its entries (c->dotdot 0
+ *     says so).  If they do not parse, it stays cleared.
+ *   - a data block of a leaf or node directory is skipped: if it is
+ *     block 0, "." and ".." are missing and the parent is unknown until
+ *     phase 6 finds an entry naming the directory; the entries of a
+ *     block the verifier rejected are read by phase 6, so they are
+ *     kept.  (Those of a block junked, or whose header names another
+ *     owner, are lost to phase 6; we keep what parses.)  If no data
+ *     block is usable, as for block form.
+ * A data block whose magic number is wrong is read whole if its entries
+ * parse (the reference fixes the magic number in phase 6), so its
+ * entries are kept: dir_check hands out none from it, dir_salvage_block
+ * reads them.
+ */
+static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
+				  unsigned bit, const struct fs_inode *ip,
+				  const struct fs_extents *del)
+{
+	struct fs *fs = c->r->fs;
+	const struct fs_geom *g = &fs->geo;
+	struct dir_ctx d = { c, ip->ino };
+	struct dir_blocks bl;
+	enum dir_form form;
+	bool block_form, damaged = false, all_bad = true;
+	uint64_t last = 0;
 	size_t j = 0;
 
-	if (ip->format == XFS_DINODE_FMT_LOCAL ||
-	    dir_form_of(&c->r->fs->geo, del) == DIR_FORM_BLOCK)
-		return;
-	for (size_t i = 0; i < c->fl.n; i++)
-		if (c->fl.v[i].code != PR_DIR_BAD_SIZE)
-			c->fl.v[j++] = c->fl.v[i];
+	c->dotdot = NULLFSINO;
+	c->edges.n = 0;
+	if (ip->format != XFS_DINODE_FMT_LOCAL && del->n)
+		last = del->v[del->n - 1].br_startoff +
+		       del->v[del->n - 1].br_blockcount;
+	/*
+	 * The reference knows a directory of blocks by where its mapping
+	 * ends: at the end of the first directory block (block form) or
+	 * past the first leaf block (leaf or node form).  Anything else is
+	 * no directory it can read.
+	 */
+	if (ip->format != XFS_DINODE_FMT_LOCAL && last != g->dirblkfsbs &&
+	    last < (uint64_t)dir_leaf_dablk(g) + g->dirblkfsbs) {
+		say_ino(c, PR_RP_DIR_FORM_BAD, 0, 0);
+		say_ino(c, PR_RP_DIR_CONTENT_BAD, 0, 0);
+		return DV_CLEAR;
+	}
+	dir_check(fs, ip, del, dir_entry, &d, &c->fl);
+	if (ip->format == XFS_DINODE_FMT_LOCAL) {
+		flush(c, ip->mode, NULL, false);
+		return DV_KEEP;
+	}
+	form = dir_form_of(g, del);
+	block_form = form == DIR_FORM_BLOCK;
+
+	bl.n = 0;
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+		struct dir_dblk_state *st;
+
+		if (f->code == PR_DIR_BAD_SIZE && !block_form)
+			continue;
+		c->fl.v[j++] = *f;
+		if (problem_info(f->code)->sev == SEV_ERROR)
+			damaged = true;
+		if (f->obj.type != OBJ_DIR || f->obj.index >= XFS_DIR2_LEAF_OFFSET)
+			continue;
+		st = dir_blocks_get(&bl, (uint32_t)(f->obj.index >>
+						    (g->blocklog + g->dirblklog)));
+		if (!st)
+			continue;
+		st->crc_bad |= f->code == PR_DIR_BAD_CRC;
+		st->magic_bad |= f->code == PR_DIR_BAD_MAGIC;
+		st->verifier |= dir_verifier_code(f->code, block_form);
+		st->breaks |= dir_scan_breaks(f);
+	}
 	c->fl.n = j;
+	flush(c, ip->mode, NULL, false);
+
+	for (unsigned i = 0; i < bl.n; i++) {
+		struct dir_dblk_state *st = &bl.v[i];
+		struct dir_salvage_info si;
+
+		if (!st->magic_bad)
+			continue;
+		if (dir_salvage_block(fs, ip, del, dir_db_to_dablk(g, st->db),
+				      block_form, dir_entry, &d, &si)) {
+			st->breaks = true;
+			continue;
+		}
+		st->crc_bad = !si.crc_ok;
+		st->breaks |= !si.whole;
+	}
+
+	/* the blocks phase 3 of the reference cannot use, as it says them */
+	for (unsigned i = 0; i < bl.n; i++) {
+		struct dir_dblk_state *st = &bl.v[i];
+		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		a.obj.ino = ip->ino;
+		a.obj.index = dir_db_to_dablk(g, st->db);
+		if (!st->crc_bad && st->verifier)
+			rp_say(c->out, block_form ? PR_RP_DIR_BLOCK_CORRUPT :
+			       PR_RP_DIR_DATA_CORRUPT, &a);
+		else if (st->crc_bad && st->breaks)
+			rp_say(c->out, PR_RP_DIR_BLOCK_JUNK, &a);
+		else
+			continue;
+		st->unusable = true;
+		if (st->db == 0) {
+			a.obj.index = (uint64_t)-1;
+			rp_say(c->out, PR_RP_NO_DOT, &a);
+			if (ip->ino == fs->sb.rootino)
+				a.field = "root";
+			rp_say(c->out, PR_RP_NO_DOTDOT, &a);
+			c->dotdot = NULLFSINO;
+		}
+	}
+	for (size_t i = 0; i < del->n && all_bad; i++) {
+		const struct xfs_bmbt_irec *e = &del->v[i];
+
+		if (e->br_startoff >= dir_leaf_dablk(g))
+			continue;
+		for (uint64_t o = e->br_startoff; o < e->br_startoff +
+		     e->br_blockcount && all_bad; o++) {
+			struct dir_dblk_state *st = NULL;
+
+			for (unsigned k = 0; k < bl.n; k++)
+				if (bl.v[k].db == (o >> g->dirblklog))
+					st = &bl.v[k];
+			if (!st || !st->unusable)
+				all_bad = false;
+		}
+	}
+	if (all_bad && del->n) {
+		bool breaks = false;
+
+		/* nothing phase 3 could read: the inode would be cleared */
+		for (unsigned i = 0; i < bl.n; i++)
+			breaks |= bl.v[i].breaks;
+		say_ino(c, PR_RP_DIR_CONTENT_BAD, 0, 0);
+		if (breaks)
+			return DV_CLEAR;
+		/* ... and phase 4 keeps it, parent unknown (see above) */
+		say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
+		c->dotdot = 0;
+	}
+	/* the reference rebuilds a damaged directory of blocks */
+	if (damaged) {
+		say_ino(c, PR_RP_DIR_REBUILD, 0, 0);
+		ch->rebuild |= 1ull << bit;
+	}
+	return DV_KEEP;
 }
 
 /* A directory, a symlink: their content.  Returns false to clear. */
@@ -422,23 +669,8 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	struct fs *fs = c->r->fs;
 
 	if (inode_is_dir(ip)) {
-		struct dir_ctx d = { c, ip->ino };
-		bool damaged = false;
-
-		c->dotdot = NULLFSINO;
-		c->edges.n = 0;
-
-		dir_check(fs, ip, del, dir_entry, &d, &c->fl);
-		drop_dir_size(c, ip, del);
-		for (size_t i = 0; i < c->fl.n; i++)
-			if (problem_info(c->fl.v[i].code)->sev == SEV_ERROR)
-				damaged = true;
-		flush(c, ip->mode, NULL, false);
-		/* the reference rebuilds a damaged directory of blocks */
-		if (damaged && ip->format != XFS_DINODE_FMT_LOCAL) {
-			say_ino(c, PR_RP_DIR_REBUILD, 0, 0);
-			ch->rebuild |= 1ull << bit;
-		}
+		if (check_dir(c, ch, bit, ip, del) == DV_CLEAR)
+			return false;
 	} else if (inode_is_symlink(ip)) {
 		char target[XFS_SYMLINK_MAXLEN + 1];
 
@@ -570,11 +802,6 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (ip.flags2 & XFS_DIFLAG2_REFLINK)
 		ch->reflink |= 1ull << bit;
 
-	if (!check_content(c, ch, bit, &ip, &del)) {
-		ch->used &= ~(1ull << bit);
-		mark_cleared(c, ch, bit);
-		goto out;
-	}
 	if (inode_has_attr_fork(&ip) && !attr_bad &&
 	    ip.aformat != XFS_DINODE_FMT_LOCAL && attr_root_leaf_empty(fs, &ael)) {
 		/* the reference's one exception: noted, not a problem */
@@ -615,7 +842,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		/* an unusable attribute map costs the inode (the reference) */
 		ch->used &= ~(1ull << bit);
 		mark_cleared(c, ch, bit);
-		c->edges.n = 0;
+		goto out;
+	}
+	/* the content last, as the reference: the counters are said first */
+	if (!check_content(c, ch, bit, &ip, &del)) {
+		ch->used &= ~(1ull << bit);
+		mark_cleared(c, ch, bit);
 		goto out;
 	}
 	if (inode_is_dir(&ip))

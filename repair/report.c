@@ -218,6 +218,9 @@ static void sb_num(struct sbuf *b, uint64_t v, char conv)
 	case 'x':
 		n = snprintf(tmp, sizeof(tmp), "%" PRIx64, v);
 		break;
+	case '#':	/* C's %#x: 0, or hex with 0x */
+		n = snprintf(tmp, sizeof(tmp), "%#" PRIx64, v);
+		break;
 	case 'o':
 		n = snprintf(tmp, sizeof(tmp), "%" PRIo64, v);
 		break;

@@ -9,7 +9,7 @@
  *
  *   %{ino} %{agno} %{agbno} %{daddr} %{index} %{found} %{expected}
  *   %{v2} %{v3}        numbers, decimal; %{found:x} hex, %{found:o} octal,
- *                      %{found:d} signed
+ *                      %{found:d} signed, %{found:#} as C's %#x
  *   %{field} %{s1}     strings (the finding's field, a name)
  *   %{fork}            "data" or "attr" from the finding's field
  *
