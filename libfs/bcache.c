@@ -30,7 +30,8 @@ struct bcache {
 	void			*ctx;
 	struct cds_lfht		*ht;
 	uint64_t		max_bytes;
-	atomic_uint_fast64_t	bytes;
+	uint64_t		max_entries;	/* 0: no limit on the count */
+	atomic_uint_fast64_t	bytes, entries, peak_entries;
 	atomic_uint_fast64_t	hits, misses, evictions, writes;
 	pthread_mutex_t		lru_lock;
 	struct fs_buf		*lru_head, *lru_tail;	/* clock order */
@@ -186,21 +187,32 @@ static bool buf_tryget(struct fs_buf *bp)
 	return false;
 }
 
+/* Does the cache hold more than bytes, or more than entries buffers? */
+static bool over(struct bcache *bc, uint64_t bytes, uint64_t entries)
+{
+	return atomic_load(&bc->bytes) > bytes ||
+	       atomic_load(&bc->entries) > entries;
+}
+
 /*
- * Evict unheld buffers until the cache is under 7/8 of its limit; when
- * force is set, every unheld buffer goes.  Shrinkers queue on the LRU
- * lock rather than skip when another is at work: a skipped shrink is an
- * overshoot that nothing corrects once the working set is cached.
+ * Evict unheld buffers until the cache is under 7/8 of its limits (bytes,
+ * and entries when they are limited); when force is set, every unheld
+ * buffer goes.  Shrinkers queue on the LRU lock rather than skip when
+ * another is at work: a skipped shrink is an overshoot that nothing
+ * corrects once the working set is cached.
  */
 static int bcache_shrink(struct bcache *bc, bool force)
 {
+	uint64_t elimit = bc->max_entries ? bc->max_entries : UINT64_MAX;
 	uint64_t target = force ? 0 : bc->max_bytes - bc->max_bytes / 8;
+	uint64_t etarget = force ? 0 : bc->max_entries ?
+			   elimit - elimit / 8 : UINT64_MAX;
 	struct fs_buf *bp, *next;
 	size_t budget;
 	int err = 0;
 
 	pthread_mutex_lock(&bc->lru_lock);
-	if (atomic_load(&bc->bytes) <= (force ? 0 : bc->max_bytes)) {
+	if (!over(bc, force ? 0 : bc->max_bytes, force ? 0 : elimit)) {
 		/* someone else shrank it while we waited */
 		pthread_mutex_unlock(&bc->lru_lock);
 		return 0;
@@ -216,7 +228,7 @@ static int bcache_shrink(struct bcache *bc, bool force)
 		for (bp = bc->lru_head; bp; bp = bp->lru_next)
 			budget++;
 		bp = bc->lru_head;
-		while (bp && budget-- && atomic_load(&bc->bytes) > target) {
+		while (bp && budget-- && over(bc, target, etarget)) {
 			struct buf_node *bn = bp->priv;
 			int one = 1;
 
@@ -249,12 +261,13 @@ static int bcache_shrink(struct bcache *bc, bool force)
 				lru_unlink(bc, bp);
 				cds_lfht_del(bc->ht, &bn->hnode);
 				atomic_fetch_sub(&bc->bytes, bp->len);
+				atomic_fetch_sub(&bc->entries, 1);
 				atomic_fetch_add(&bc->evictions, 1);
 				call_rcu(&bn->rcu, buf_free_rcu);
 			}
 			bp = next;
 		}
-		if (atomic_load(&bc->bytes) <= target)
+		if (!over(bc, target, etarget))
 			break;
 	}
 	pthread_mutex_unlock(&bc->lru_lock);
@@ -274,6 +287,7 @@ static int bcache_lookup(struct bcache *bc, xfs_daddr_t daddr, uint32_t len,
 	struct cds_lfht_node *node;
 	struct fs_buf *bp = NULL, *nbp;
 	struct buf_node *bn;
+	uint_fast64_t n, peak;
 
 	for (;;) {
 		rcu_read_lock();
@@ -343,7 +357,13 @@ static int bcache_lookup(struct bcache *bc, xfs_daddr_t daddr, uint32_t len,
 	lru_append(bc, nbp);
 	pthread_mutex_unlock(&bc->lru_lock);
 	atomic_fetch_add(&bc->misses, 1);
-	if (atomic_fetch_add(&bc->bytes, len) + len > bc->max_bytes)
+	n = atomic_fetch_add(&bc->entries, 1) + 1;
+	peak = atomic_load(&bc->peak_entries);
+	while (n > peak &&
+	       !atomic_compare_exchange_weak(&bc->peak_entries, &peak, n))
+		;
+	if (atomic_fetch_add(&bc->bytes, len) + len > bc->max_bytes ||
+	    (bc->max_entries && n > bc->max_entries))
 		bcache_shrink(bc, false);
 	*bpp = nbp;
 	return 0;
@@ -604,6 +624,13 @@ int bcache_purge(struct bcache *bc)
 	return bcache_shrink(bc, true);
 }
 
+void bcache_set_max_entries(struct bcache *bc, uint64_t n)
+{
+	bc->max_entries = n;
+	if (n && atomic_load(&bc->entries) > n)
+		bcache_shrink(bc, false);
+}
+
 void bcache_get_stats(struct bcache *bc, struct bcache_stats *st)
 {
 	st->hits = atomic_load(&bc->hits);
@@ -611,6 +638,20 @@ void bcache_get_stats(struct bcache *bc, struct bcache_stats *st)
 	st->evictions = atomic_load(&bc->evictions);
 	st->writes = atomic_load(&bc->writes);
 	st->bytes = atomic_load(&bc->bytes);
+	st->entries = atomic_load(&bc->entries);
+	st->peak_entries = atomic_load(&bc->peak_entries);
+	st->max_entries = bc->max_entries;
+	st->max_bytes = bc->max_bytes;
+	st->idle = st->idle_dirty = 0;
+	pthread_mutex_lock(&bc->lru_lock);
+	for (struct fs_buf *bp = bc->lru_head; bp; bp = bp->lru_next) {
+		if (atomic_load(&bp->ref) != 1)
+			continue;
+		st->idle++;
+		if (atomic_load(&bp->flags) & BUF_DIRTY)
+			st->idle_dirty++;
+	}
+	pthread_mutex_unlock(&bc->lru_lock);
 }
 
 void bcache_destroy(struct bcache *bc)

@@ -75,10 +75,22 @@ struct fs_buf {
 struct bcache_stats {
 	uint64_t	hits, misses, evictions, writes;
 	uint64_t	bytes;		/* currently cached */
+	uint64_t	entries;	/* buffers currently cached */
+	uint64_t	peak_entries;	/* the most there have been */
+	uint64_t	max_entries;	/* the limit on entries; 0: none */
+	uint64_t	max_bytes;	/* the limit on bytes */
+	/* of the cached buffers, those only the cache holds (evictable) */
+	uint64_t	idle, idle_dirty;
 };
 
 int bcache_create(struct fs_dev *dev, uint64_t max_bytes, void *ctx,
 		  struct bcache **bcp);
+/*
+ * Limit the number of cached buffers as well as their bytes (0: no
+ * limit).  Like the byte limit, it is soft: buffers somebody holds are
+ * never evicted, so the count can pass it while they are held.
+ */
+void bcache_set_max_entries(struct bcache *bc, uint64_t n);
 /* Frees every buffer; dirty ones are lost (call bcache_flush first). */
 void bcache_destroy(struct bcache *bc);
 struct fs_dev *bcache_dev(struct bcache *bc);

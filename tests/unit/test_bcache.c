@@ -3,10 +3,11 @@
  * written through any path; reads past the end fail with a finding;
  * cached reads see the device's bytes; verifiers run once per buffer and
  * flag corruption; dirty buffers reach the disk on flush with their CRC
- * set; discontiguous buffers assemble their pieces; and many threads
+ * set; discontiguous buffers assemble their pieces; many threads
  * reading and evicting through a small cache all see correct, verified
  * data, each buffer verified exactly once per read from the disk however
- * many threads race to read it.
+ * many threads race to read it; and a limit on the number of buffers
+ * holds like the limit on bytes.
  */
 #include "config.h"
 #include "unit.h"
@@ -407,6 +408,74 @@ START_TEST(threads_race_to_verify)
 }
 END_TEST
 
+/*
+ * An entry limit bounds the count of cached buffers the way the byte
+ * limit bounds their bytes: unheld buffers are evicted past it, held
+ * ones stay (the limit is soft), and the counts the stats give are the
+ * cache's own.
+ */
+START_TEST(entry_limit_and_counts)
+{
+	struct fs_dev *dev;
+	struct bcache *bc;
+	struct bcache_stats st;
+	struct fs_buf *held[12], *bp;
+
+	make_image();
+	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
+	/* room for every block by bytes: only the count limits */
+	ck_assert_int_eq(bcache_create(dev, NBLK * BLK, NULL, &bc), 0);
+	bcache_set_max_entries(bc, 8);
+	for (uint32_t i = 0; i < 100; i++) {
+		ck_assert_int_eq(bcache_read(bc, (xfs_daddr_t)i * (BLK / 512),
+					     BLK, NULL, NULL, &bp), 0);
+		ck_assert_uint_eq(load_be32(bp->data), i);
+		buf_release(bp);
+	}
+	bcache_get_stats(bc, &st);
+	ck_assert_uint_eq(st.max_entries, 8);
+	ck_assert_uint_le(st.entries, 8);
+	ck_assert_uint_le(st.peak_entries, 9);
+	ck_assert_uint_eq(st.misses, 100);
+	ck_assert_uint_eq(st.entries + st.evictions, 100);
+	ck_assert_uint_eq(st.idle, st.entries);
+	ck_assert_uint_eq(st.bytes, st.entries * BLK);
+
+	/* held buffers are never evicted: the count passes the limit */
+	for (uint32_t i = 0; i < 12; i++)
+		ck_assert_int_eq(bcache_read(bc, (xfs_daddr_t)(200 + i) *
+					     (BLK / 512), BLK, NULL, NULL,
+					     &held[i]), 0);
+	bcache_get_stats(bc, &st);
+	ck_assert_uint_eq(st.entries, 12);
+	ck_assert_uint_eq(st.idle, 0);
+	ck_assert_uint_ge(st.peak_entries, 12);
+	/* a hit is counted as one, and takes no new entry */
+	ck_assert_int_eq(bcache_read(bc, (xfs_daddr_t)200 * (BLK / 512), BLK,
+				     NULL, NULL, &bp), 0);
+	ck_assert_ptr_eq(bp, held[0]);
+	buf_release(bp);
+	bcache_get_stats(bc, &st);
+	ck_assert_uint_eq(st.hits, 1);
+	for (uint32_t i = 0; i < 12; i++)
+		buf_release(held[i]);
+	bcache_get_stats(bc, &st);
+	ck_assert_uint_eq(st.idle, 12);
+
+	/* lowering the limit evicts down to it at once */
+	bcache_set_max_entries(bc, 4);
+	bcache_get_stats(bc, &st);
+	ck_assert_uint_le(st.entries, 4);
+	ck_assert_int_eq(bcache_purge(bc), 0);
+	bcache_get_stats(bc, &st);
+	ck_assert_uint_eq(st.entries, 0);
+	ck_assert_uint_eq(st.bytes, 0);
+	bcache_destroy(bc);
+	dev_close(dev);
+	unlink(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("bcache");
@@ -420,6 +489,7 @@ int main(void)
 	tcase_add_test(tc, discontiguous_pieces);
 	tcase_add_test(tc, threads_share_a_small_cache);
 	tcase_add_test(tc, threads_race_to_verify);
+	tcase_add_test(tc, entry_limit_and_counts);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
