@@ -173,7 +173,9 @@ static void parse_o(struct repair_opts *o, char *p, bool *warned,
 		case O_BHASH:
 			if (max_mem_given)
 				abort_msg("%s%s", "-o bhash option cannot be used with -m option\n", "");
-			o->bhash = subopt_num('o', o_names[idx], val);
+			/* an int, as the reference keeps it */
+			o->bhash = (int)subopt_num('o', o_names[idx], val);
+			o->bhash_given = true;
 			break;
 		case O_AG_STRIDE:
 			o->ag_stride = subopt_num('o', o_names[idx], val);
@@ -279,7 +281,7 @@ void rp_parse_args(int argc, char **argv, struct repair_opts *o,
 			o->isa_file = true;
 			break;
 		case 'm':
-			if (o->bhash)
+			if (o->bhash_given)
 				abort_msg("%s%s", "-m option cannot be used with -o bhash option\n", "");
 			o->max_mem_mb = parse_num(optarg, &err);
 			if (err)

@@ -54,7 +54,8 @@ struct repair_opts {
 	bool		force_geo;
 	long		ag_stride;
 	long		phase2_threads;
-	long		bhash;
+	int		bhash;		/* hash buckets; 8 entries each */
+	bool		bhash_given;	/* even as 0: skips the sizing */
 	bool		noquota;
 	/* -c: conversions belong to the fixing half; recorded only */
 	long		lazy_count;	/* -1: not asked */

@@ -14,12 +14,16 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <limits.h>
 #include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/sysinfo.h>
 #include <unistd.h>
+#include "bcache.h"
 #include "opts.h"
 #include "progress.h"
 #include "repair.h"
@@ -150,27 +154,62 @@ static void set_cache_size(struct repair *r)
 	setenv("XFSKIT_CACHE_MB", val, 1);
 }
 
+/* The machine's memory in KiB, as the reference reckons it. */
+static unsigned long physmem_kib(void)
+{
+	struct sysinfo si;
+
+	if (sysinfo(&si) < 0) {
+		fprintf(stderr, "%s: can't determine memory size\n",
+			rp_progname());
+		exit(RP_EXIT_FOUND);
+	}
+	return (unsigned long)(si.totalram >> 10) * si.mem_unit;
+}
+
 /*
- * The reference's memory check, in KiB: about 4 bytes an inode, 1 byte
- * for 2 blocks and 50 MB of overhead must fit in -m (or in 3/4 of the
- * machine's memory), and scripts rely on its refusal of a -m that is too
- * small.  Our own use is less (the maps are per extent and per chunk),
- * but the promise of the option is the same.
+ * The reference's memory check and block cache size, in KiB.  About 4
+ * bytes an inode, 1 byte for 2 blocks and 50 MB of overhead must fit in
+ * -m (or in 3/4 of the machine's memory, and in 80% of the address space
+ * limit, whose soft value is raised to the hard one); scripts rely on
+ * its refusal of a -m that is too small.  What is left, at most 1 TiB,
+ * is the block cache, in inode clusters: 8 entries to a hash bucket, at
+ * least 512 buckets.  -o bhash gives the bucket count instead and skips
+ * all of this.
+ *
+ * Our maps take less (they are per extent and per chunk), and our cache
+ * is also bounded in bytes (set_cache_size), but the entry count is kept
+ * as a real limit, so that what -v says of the cache is true of ours.
  */
-static void check_memory(struct repair *r)
+#define RP_HASH_CACHE_RATIO	8
+#define RP_BHASH_MIN		512
+#define RP_BHASH_DEFAULT	1024	/* -o bhash=0 */
+
+static void size_cache(struct repair *r)
 {
 	const struct fs_sb *sb = &r->fs->sb;
 	unsigned long used = (unsigned long)(sb->icount >> 8) +
 			     (unsigned long)(sb->dblocks >> 11) + 50000;
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	unsigned long max_mem;
+	unsigned long max_mem, clusters;
+	struct rlimit rl;
+	int bhash;
 
-	if (r->o.max_mem_mb > 0)
+	if (r->o.bhash_given) {
+		bhash = r->o.bhash > 0 ? r->o.bhash : RP_BHASH_DEFAULT;
+		goto set;
+	}
+	if (r->o.max_mem_mb)
 		max_mem = (unsigned long)r->o.max_mem_mb * 1024;
 	else
-		max_mem = pages > 0 && psize > 0 ?
-			  (unsigned long)pages / 1024 * (unsigned long)psize / 4 * 3 :
-			  used * 2;
+		max_mem = physmem_kib() * 3 / 4;
+	if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_AS, &rl);
+		if (max_mem > rl.rlim_cur / 1280)
+			max_mem = rl.rlim_cur / 1280;
+	} else if (max_mem > (unsigned long)(LONG_MAX >> 10) + 1) {
+		max_mem = (unsigned long)(LONG_MAX >> 10) + 1;
+	}
 	if (r->o.verbose > 1)
 		rp_log(NULL, "        - max_mem = %lu, icount = %llu, imem = %llu, dblock = %llu, dmem = %llu\n",
 		       max_mem, (unsigned long long)sb->icount,
@@ -178,8 +217,8 @@ static void check_memory(struct repair *r)
 		       (unsigned long long)sb->dblocks,
 		       (unsigned long long)(sb->dblocks >> 11));
 	if (max_mem <= used) {
-		if (r->o.max_mem_mb > 0) {
-			rp_warn(NULL, "Required memory for repair is greater that the maximum specified\n"
+		if (r->o.max_mem_mb) {
+			fprintf(stderr, "Required memory for repair is greater that the maximum specified\n"
 				"with the -m option. Please increase it to at least %lu.\n",
 				used / 1024);
 			exit(RP_EXIT_FOUND);
@@ -193,10 +232,80 @@ static void check_memory(struct repair *r)
 		else
 			rp_log(NULL, "increase system RAM and/or swap space to at least %luMB.\n",
 			       used * 2 / 1024);
+		max_mem = used;
+	}
+	max_mem -= used;
+	if (max_mem >= 1ul << 30)
+		max_mem = 1ul << 30;
+	clusters = RP_HASH_CACHE_RATIO * (r->fs->geo.cluster_size >> 10);
+	bhash = (int)(max_mem / (clusters ? clusters : 1));
+	if (bhash < RP_BHASH_MIN)
+		bhash = RP_BHASH_MIN;
+	if (r->o.verbose)
+		rp_log(NULL, "        - block cache size set to %d entries\n",
+		       bhash * RP_HASH_CACHE_RATIO);
+set:
+	bcache_set_max_entries(r->fs->bc,
+			       (uint64_t)bhash * RP_HASH_CACHE_RATIO);
+}
+
+/*
+ * -vv, at the end of each phase that used the buffer cache: the
+ * reference's cache report, line for line, so that what reads it keeps
+ * working; the figures are our cache's (repair/DIFFERENCES.md says where
+ * the two caches differ).  Our cache keeps one clock list, so every
+ * evictable buffer is at "MRU 0".
+ */
+#define RP_CACHE_PRIORITIES	16
+
+static void cache_report(struct repair *r)
+{
+	struct bcache_stats st;
+	uint64_t total;
+
+	if (r->o.verbose < 2 || !r->fs || !r->fs->bc)
+		return;
+	bcache_get_stats(r->fs->bc, &st);
+	total = st.hits + st.misses;
+	if (!total)
+		return;
+	rp_log(NULL, "libxfs_bcache: %p\n"
+	       "Max supported entries = %llu\n"
+	       "Max utilized entries = %llu\n"
+	       "Active entries = %llu\n"
+	       "Hash table size = %llu\n"
+	       "Hits = %llu\n"
+	       "Misses = %llu\n"
+	       "Hit ratio = %5.2f\n",
+	       (void *)r->fs->bc,
+	       (unsigned long long)st.max_entries,
+	       (unsigned long long)st.peak_entries,
+	       (unsigned long long)st.entries,
+	       (unsigned long long)(st.max_entries / RP_HASH_CACHE_RATIO),
+	       (unsigned long long)st.hits, (unsigned long long)st.misses,
+	       (double)st.hits * 100 / (double)total);
+	for (int i = 0; i <= RP_CACHE_PRIORITIES; i++) {
+		uint64_t n = i == 0 ? st.idle :
+			     i == RP_CACHE_PRIORITIES ? st.idle_dirty : 0;
+
+		rp_log(NULL, "%sMRU %d entries = %6llu (%3llu%%)\n",
+		       i == RP_CACHE_PRIORITIES ? "Dirty " : "", i,
+		       (unsigned long long)n,
+		       (unsigned long long)(st.entries ? n * 100 / st.entries : 0));
 	}
 }
 
-/* -vv: what the run held in memory, for tuning and benchmarks. */
+/* A phase ends: the -vv cache report, then the time (progress.c). */
+static void phase_end(struct repair *r, int phase)
+{
+	cache_report(r);
+	prog_phase_end(phase);
+}
+
+/*
+ * XFSKIT_REPAIR_STATS=1: what the run held in memory, for tuning and
+ * benchmarks (not a reference behaviour, so not part of -vv).
+ */
 static void print_stats(struct repair *r)
 {
 	uint64_t inodes = 0, chunks = 0, recs = 0;
@@ -259,7 +368,7 @@ int main(int argc, char **argv)
 	prog_phase_end(0);
 
 	phase1(&r);
-	prog_phase_end(1);
+	phase_end(&r, 1);
 
 	setup_threads(&r);
 	prog_init(r.fs->geo.agcount, r.o.report_interval,
@@ -270,11 +379,11 @@ int main(int argc, char **argv)
 		rp_log(NULL, "        - reporting progress in intervals of %s\n",
 		       prog_duration(r.o.report_interval, dur, sizeof(dur)));
 	}
-	check_memory(&r);
+	size_cache(&r);
 	check_mkfs_inodes(&r);
 
 	phase2(&r);
-	prog_phase_end(2);
+	phase_end(&r, 2);
 	if (!r.o.no_modify) {
 		/*
 		 * The fixing half is not here yet: stop before anything
@@ -288,25 +397,25 @@ int main(int argc, char **argv)
 	}
 
 	phase3(&r);
-	prog_phase_end(3);
+	phase_end(&r, 3);
 	phase4(&r);
-	prog_phase_end(4);
+	phase_end(&r, 4);
 	phase5(&r);	/* compares what phase 5 would rebuild */
 	printf("No modify flag set, skipping phase 5\n");
 	rp_rt_check(&r);
-	prog_phase_end(5);
+	phase_end(&r, 5);
 	if (!r.bad_ino_btree) {
 		phase6(&r);
-		prog_phase_end(6);
+		phase_end(&r, 6);
 		phase7(&r);
-		prog_phase_end(7);
+		phase_end(&r, 7);
 	} else {
 		rp_warn(NULL, "Inode allocation btrees are too corrupted, skipping phases 6 and 7\n");
 	}
 	rp_quota_check(&r);
 	prog_fini();
 
-	if (r.o.verbose > 1)
+	if (getenv("XFSKIT_REPAIR_STATS"))
 		print_stats(&r);
 	rp_check_max_lsn(&r);
 	rp_log(NULL, "No modify flag set, skipping filesystem flush and exiting.\n");

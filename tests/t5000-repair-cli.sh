@@ -9,7 +9,6 @@
 need_ref
 need_tool "$XK_REPAIR"
 
-plan 15
 
 # the reference prints host geometry warnings for image files; they are
 # not about the filesystem
@@ -71,4 +70,101 @@ fi
 
 "$XK_REPAIR" -n "$T/does-not-exist.img" > /dev/null 2>&1; rc=$?
 [ $rc -eq 1 ] && ok "missing device: exit 1" || not_ok "missing device: exit $rc"
+
+# both_run NAME ARGS...: run ours and the reference with the same
+# arguments; $T/NAME.{ours,ref}.{out,err} (host geometry lines filtered)
+# and $T/NAME.{ours,ref}.rc.
+both_run() {
+	_n=$1
+	shift
+	"$XK_REPAIR" "$@" > "$T/$_n.ours.out" 2> "$T/$_n.ours.err"
+	echo $? > "$T/$_n.ours.rc"
+	"$REF_REPAIR" "$@" > "$T/$_n.ref.out" 2> "$T/$_n.ref.raw"
+	echo $? > "$T/$_n.ref.rc"
+	filter < "$T/$_n.ref.raw" > "$T/$_n.ref.err"
+}
+
+# same_as_ref NAME DESCRIPTION: same exit code, stdout and stderr (in
+# any order when phase 4's AG lines interleave differently).
+same_as_ref() {
+	if [ "$(cat "$T/$1.ours.rc")" = "$(cat "$T/$1.ref.rc")" ] &&
+	   cmp -s "$T/$1.ours.out" "$T/$1.ref.out" &&
+	   { cmp -s "$T/$1.ours.err" "$T/$1.ref.err" ||
+	     [ "$(sort "$T/$1.ours.err")" = "$(sort "$T/$1.ref.err")" ]; }; then
+		ok "$2"
+	else
+		not_ok "$2"
+		diag "exit $(cat "$T/$1.ours.rc"), reference $(cat "$T/$1.ref.rc")" \
+		     "$(diff "$T/$1.ref.out" "$T/$1.ours.out")" \
+		     "$(diff "$T/$1.ref.err" "$T/$1.ours.err")"
+	fi
+}
+
+# -v: the block cache size follows the reference's formula from -m, the
+# machine's memory and the filesystem's size; -o bhash skips it.
+for args in "" "-m 100" "-m 1000" "-m 20000" "-o bhash=1000"; do
+	# shellcheck disable=SC2086
+	both_run v -n -v $args "$T/fs.img"
+	grep 'block cache size set to' "$T/v.ours.err" > "$T/v.ours.line"
+	grep 'block cache size set to' "$T/v.ref.err" > "$T/v.ref.line"
+	if cmp -s "$T/v.ours.line" "$T/v.ref.line" &&
+	   { [ -s "$T/v.ref.line" ] || [ "$args" = "-o bhash=1000" ]; }; then
+		ok "-v${args:+ $args}: block cache line as the reference's ($(sed 's/.*set to //' "$T/v.ref.line"))"
+	else
+		not_ok "-v${args:+ $args}: block cache line"
+		diag "ours: $(cat "$T/v.ours.line")" "ref:  $(cat "$T/v.ref.line")"
+	fi
+done
+
+# an address space limit bounds the cache as the reference's does (when
+# our build can run under one: a sanitizer build cannot)
+if (ulimit -v 4000000; "$XK_REPAIR" -V) > /dev/null 2>&1; then
+	(ulimit -v 4000000; "$XK_REPAIR" -n -v "$T/fs.img") 2>&1 |
+		grep 'block cache size set to' > "$T/v.ours.line"
+	(ulimit -v 4000000; "$REF_REPAIR" -n -v "$T/fs.img") 2>&1 |
+		grep 'block cache size set to' > "$T/v.ref.line"
+	if [ -s "$T/v.ref.line" ] && cmp -s "$T/v.ours.line" "$T/v.ref.line"; then
+		ok "-v under ulimit -v: block cache line as the reference's"
+	else
+		not_ok "-v under ulimit -v: block cache line"
+		diag "ours: $(cat "$T/v.ours.line")" "ref:  $(cat "$T/v.ref.line")"
+	fi
+else
+	skip "-v under ulimit -v" "this build cannot run in 4 GB of address space"
+fi
+
+# -m below what the filesystem needs: the reference's refusal, exit 1
+both_run m40 -n -vv -m 40 "$T/fs.img"
+same_as_ref m40 "-m 40: refused with the reference's message, exit 1"
+
+# -vv: the cache report at the end of the same phases, in the reference's
+# format, with the same limits; the counts are our cache's, and our
+# lock-free table has no bucket lengths to list (repair/DIFFERENCES.md)
+report_shape() {
+	grep -v -e '^Hash buckets with' -e 'XFS_REPAIR Summary' \
+		-e '^Phase [1-7]:' -e '^Total run time' -e '^Phase.*Start' "$1" |
+	sed -e 's/^libxfs_bcache: .*/libxfs_bcache:/' \
+	    -e '/^Max supported entries = /b' -e '/^Hash table size = /b' \
+	    -e 's/ = .*/ =/'
+}
+for args in "" "-m 100" "-o bhash=1000"; do
+	# shellcheck disable=SC2086
+	both_run vv -n -vv $args "$T/fs.img"
+	report_shape "$T/vv.ours.err" > "$T/vv.ours.shape"
+	report_shape "$T/vv.ref.err" > "$T/vv.ref.shape"
+	nrep=$(grep -c '^libxfs_bcache:' "$T/vv.ref.shape")
+	if [ "$nrep" -gt 0 ] &&
+	   { cmp -s "$T/vv.ours.shape" "$T/vv.ref.shape" ||
+	     [ "$(sort "$T/vv.ours.shape")" = "$(sort "$T/vv.ref.shape")" ]; }; then
+		ok "-vv${args:+ $args}: $nrep cache reports where and as the reference's"
+	else
+		not_ok "-vv${args:+ $args}: cache reports"
+		diag "$(diff "$T/vv.ref.shape" "$T/vv.ours.shape")"
+	fi
+done
+# and the counts describe our cache: utilized >= active, hits + misses > 0
+awk -F' = ' '/^Max utilized/ { u = $2 } /^Active/ { if ($2 > u) bad = 1 }
+	/^Hits/ { h = $2 } /^Misses/ { if (h + $2 == 0) bad = 1; n++ }
+	END { exit bad || !n }' "$T/vv.ours.err" &&
+	ok "-vv: the counts are consistent" || not_ok "-vv: the counts are consistent"
 done_testing
