@@ -5,7 +5,6 @@
  * the reference's.
  */
 #include "config.h"
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,15 +74,14 @@ static void make_optstring(char *s)
 	*s = '\0';
 }
 
-/* strtol as the reference uses it: errno is the only failure. */
-static long parse_num(const char *s, int *err)
+/*
+ * Numbers as the reference 6.1 reads them: strtol in base 0, nothing
+ * refused -- no digits read as 0, out of range as LONG_MIN or LONG_MAX,
+ * and the suboptions it keeps in an int are cut to one.
+ */
+static long parse_num(const char *s)
 {
-	long v;
-
-	errno = 0;
-	v = strtol(s, NULL, 0);
-	*err = errno;
-	return v;
+	return strtol(s, NULL, 0);
 }
 
 _Noreturn static void abort_msg(const char *fmt, const char *a, const char *b)
@@ -130,25 +128,17 @@ _Noreturn static void respec(char opt, const char *name)
 	rp_usage();
 }
 
-/* A numeric suboption: "requires a parameter" / "invalid parameter". */
-static long subopt_num(char opt, const char *name, const char *val)
+/* A numeric suboption: "requires a parameter", else its value as an int. */
+static int subopt_num(char opt, const char *name, const char *val)
 {
 	char msg[128];
-	int err;
-	long v;
 
 	if (!val) {
 		snprintf(msg, sizeof(msg), "-%c %s requires a parameter\n",
 			 opt, name);
 		abort_msg("%s%s", msg, "");
 	}
-	v = parse_num(val, &err);
-	if (err) {
-		snprintf(msg, sizeof(msg), "-%c %s invalid parameter: ", opt,
-			 name);
-		abort_msg("%s%s\n", msg, strerror(err));
-	}
-	return v;
+	return (int)parse_num(val);
 }
 
 static void parse_o(struct repair_opts *o, char *p, bool *warned,
@@ -173,8 +163,7 @@ static void parse_o(struct repair_opts *o, char *p, bool *warned,
 		case O_BHASH:
 			if (max_mem_given)
 				abort_msg("%s%s", "-o bhash option cannot be used with -m option\n", "");
-			/* an int, as the reference keeps it */
-			o->bhash = (int)subopt_num('o', o_names[idx], val);
+			o->bhash = subopt_num('o', o_names[idx], val);
 			o->bhash_given = true;
 			break;
 		case O_AG_STRIDE:
@@ -215,6 +204,7 @@ static void parse_c(struct repair_opts *o, char *p)
 		switch (idx) {
 		case C_LAZY_COUNT:
 			o->lazy_count = subopt_num('c', c_names[idx], val);
+			o->convert_lazy_count = true;
 			break;
 		case C_INOBTCOUNT:
 		case C_BIGTIME:
@@ -246,7 +236,7 @@ void rp_parse_args(int argc, char **argv, struct repair_opts *o,
 		   bool *warned)
 {
 	char optstring[2 * NOPTS + 1];
-	int c, err;
+	int c;
 
 	if (argv[0]) {
 		const char *slash = strrchr(argv[0], '/');
@@ -257,7 +247,6 @@ void rp_parse_args(int argc, char **argv, struct repair_opts *o,
 	o->prefetch = true;
 	o->report_interval = RP_REPORT_INTERVAL_DEFAULT;
 	o->phase2_threads = 32;
-	o->lazy_count = -1;
 	*warned = false;
 	make_optstring(optstring);
 	while ((c = getopt(argc, argv, optstring)) != -1) {
@@ -283,10 +272,7 @@ void rp_parse_args(int argc, char **argv, struct repair_opts *o,
 		case 'm':
 			if (o->bhash_given)
 				abort_msg("%s%s", "-m option cannot be used with -o bhash option\n", "");
-			o->max_mem_mb = parse_num(optarg, &err);
-			if (err)
-				abort_msg("%s: invalid memory amount: %s\n",
-					  optarg, strerror(err));
+			o->max_mem_mb = parse_num(optarg);
 			break;
 		case 'L':
 			o->zap_log = true;
@@ -307,11 +293,8 @@ void rp_parse_args(int argc, char **argv, struct repair_opts *o,
 			o->prefetch = false;
 			break;
 		case 't':
-			o->report_interval = parse_num(optarg, &err);
+			o->report_interval = parse_num(optarg);
 			o->interval_given = true;
-			if (err)
-				abort_msg("%s: invalid interval: %s\n", optarg,
-					  strerror(err));
 			break;
 		case 'e':
 			o->report_corrected = true;

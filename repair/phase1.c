@@ -414,7 +414,7 @@ int phase1(struct repair *r)
 		modified = true;
 		rp_say(NULL, PR_RP_SB_FEATURES2, &a);
 	}
-	if (r->o.lazy_count >= 0) {
+	if (r->o.convert_lazy_count) {
 		/* -c lazycount: v5 filesystems always have lazy counters */
 		if (r->o.lazy_count) {
 			printf("Lazy-counters are already enabled\n");

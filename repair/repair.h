@@ -58,7 +58,8 @@ struct repair_opts {
 	bool		bhash_given;	/* even as 0: skips the sizing */
 	bool		noquota;
 	/* -c: conversions belong to the fixing half; recorded only */
-	long		lazy_count;	/* -1: not asked */
+	bool		convert_lazy_count;
+	int		lazy_count;
 	unsigned	conversions;	/* RP_CONV_* bits asked for */
 };
 

@@ -102,7 +102,9 @@ static void check_mkfs_inodes(struct repair *r)
 /*
  * The reference treats a filesystem of many AGs or with a stripe unit as
  * spread over several disks, and then strides over its AGs (which also
- * turns on the -t progress reports) unless prefetching is off.
+ * turns on the -t progress reports) unless prefetching is off or a stride
+ * was given: a negative one (-o ag_stride=-1, or a number too large for
+ * an int) strides over nothing.
  */
 #define RP_MULTIDISK_AGCOUNT	32
 
@@ -111,7 +113,7 @@ static void setup_threads(struct repair *r)
 	unsigned agcount = r->fs->geo.agcount;
 	unsigned ncpu = rp_default_threads();
 
-	if (r->o.ag_stride <= 0 && r->o.prefetch &&
+	if (r->o.ag_stride == 0 && r->o.prefetch &&
 	    (agcount >= RP_MULTIDISK_AGCOUNT || r->fs->sb.unit))
 		r->o.ag_stride = (agcount < RP_MULTIDISK_AGCOUNT / 2 ?
 				  agcount : RP_MULTIDISK_AGCOUNT / 2) - 1;
