@@ -18,6 +18,7 @@ repair_xfs_repair_SOURCES = \
 	repair/spacemap.c \
 	repair/phase1.c \
 	repair/phase2.c \
+	repair/upgrade.c \
 	repair/agscan.c \
 	repair/logcheck.c \
 	repair/phase3.h \

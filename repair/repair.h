@@ -57,7 +57,7 @@ struct repair_opts {
 	int		bhash;		/* hash buckets; 8 entries each */
 	bool		bhash_given;	/* even as 0: skips the sizing */
 	bool		noquota;
-	/* -c: conversions belong to the fixing half; recorded only */
+	/* -c: checked (upgrade.c); writing them is the fixing half's */
 	bool		convert_lazy_count;
 	int		lazy_count;
 	unsigned	conversions;	/* RP_CONV_* bits asked for */
@@ -117,6 +117,12 @@ struct fs_extents;
 void rp_rt_claim(struct repair *r, xfs_ino_t ino, const struct fs_extents *el);
 void rp_rt_check(struct repair *r);
 void rp_rt_free(struct repair *r);
+
+/*
+ * upgrade.c: -c inobtcount/bigtime/nrext64, after phase 2.  May end the
+ * run (exit 0: nothing to do; exit 1: the log is too small).
+ */
+void rp_upgrade(struct repair *r);
 
 /* Phases (phase1.c ... phase7.c). */
 int phase1(struct repair *r);

@@ -385,6 +385,7 @@ int main(int argc, char **argv)
 	check_mkfs_inodes(&r);
 
 	phase2(&r);
+	rp_upgrade(&r);
 	phase_end(&r, 2);
 	if (!r.o.no_modify) {
 		/*
