@@ -10,17 +10,27 @@
  * this device, then every megabyte -- and takes the first candidate the
  * other copies agree with.
  *
+ * Before all that it opens the data device and the -l and -r devices,
+ * with the reference's words (and exit 1) for one that cannot be used;
+ * after it, it checks as the reference does that each section's last
+ * block can be read from its device (a log device is checked even for a
+ * filesystem with an internal log, which the reference then refuses when
+ * the device is shorter than that log).
+ *
  * What it builds for later phases: r->fs, open read-only on the chosen
- * superblock (its geometry in r->fs->geo).  Under -n, a primary that
- * would have to be rewritten stops the run here, as in the reference.
+ * superblock (its geometry in r->fs->geo), with its log and realtime
+ * devices.  Under -n, a primary that would have to be rewritten stops the
+ * run here, as in the reference.
  *
  * What stays true: nothing is written; every read is bounded by the
  * device size.
  */
 #include "config.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "opts.h"
 #include "repair.h"
 #include "sbcheck.h"
@@ -335,30 +345,124 @@ static bool find_secondary(struct repair *r, struct fs_dev *dev,
 	return scan_for_secondary(r, dev, AG_MIN_BYTES, SCAN_CHUNK, out);
 }
 
-static int open_devices(struct repair *r, struct fs_dev **devp)
+/*
+ * Open a device the way the reference's library does, with its words
+ * when that fails: a path that is not there (looked up first, unless -f
+ * says it is a file), one that cannot be opened, and one that is neither
+ * a file nor a block device, whose size it cannot tell.
+ */
+static struct fs_dev *open_device(struct repair *r, const char *path)
 {
-	int err = dev_open(r->o.device, DEV_RDONLY, devp);
+	struct fs_dev *dev;
+	struct stat st;
+	int err;
 
-	if (err) {
-		rp_log(NULL, "%s: %s\n", r->o.device, strerror(-err));
+	if (!r->o.isa_file && stat(path, &st) < 0) {
+		rp_log(NULL, "%s: %s\n", path, strerror(errno));
 		rp_fatal(r, "couldn't initialize XFS library\n");
 	}
+	err = dev_open(path, DEV_RDONLY, &dev);
+	if (err == -ENODEV) {
+		fprintf(stderr, "%s: can't determine device size\n",
+			rp_progname());
+		exit(RP_EXIT_FOUND);
+	}
+	if (err) {
+		fprintf(stderr, "%s: cannot open %s: %s\n", rp_progname(), path,
+			strerror(-err));
+		exit(RP_EXIT_FOUND);
+	}
+	return dev;
+}
+
+/* The data device, then the -l and -r ones, as the reference opens them. */
+static void open_devices(struct repair *r, struct fs_dev **devp,
+			 struct fs_dev **logp, struct fs_dev **rtp)
+{
+	*devp = open_device(r, r->o.device);
+	*logp = r->o.logdev ? open_device(r, r->o.logdev) : NULL;
+	*rtp = r->o.rtdev ? open_device(r, r->o.rtdev) : NULL;
 	if ((*devp)->is_file)
 		r->o.isa_file = true;
-	return 0;
+}
+
+/*
+ * Can the len bytes at off be read?  If not, the reference's words for a
+ * short read (a device shorter than the filesystem says) or a failed one.
+ */
+static bool can_read(struct fs_dev *dev, uint64_t off, uint32_t len)
+{
+	uint64_t have = off < dev->size ? dev->size - off : 0;
+	void *buf;
+	int err;
+
+	if (have < len) {
+		fprintf(stderr, "%s: error - read only %llu of %u bytes\n",
+			rp_progname(), (unsigned long long)have, len);
+		return false;
+	}
+	buf = malloc(len);
+	if (!buf)
+		rp_fatal(NULL, "out of memory\n");
+	err = dev_pread(dev, buf, len, off);
+	free(buf);
+	if (err) {
+		fprintf(stderr, "%s: read failed: %s\n", rp_progname(),
+			strerror(-err));
+		return false;
+	}
+	return true;
+}
+
+_Noreturn static void cannot_repair(const char *why1, const char *why2)
+{
+	fprintf(stderr, "%s: %s\n", rp_progname(), why1);
+	if (why2)
+		fprintf(stderr, "%s: %s\n", rp_progname(), why2);
+	fprintf(stderr, "%s: cannot repair this filesystem.  Sorry.\n",
+		rp_progname());
+	exit(RP_EXIT_FOUND);
+}
+
+/*
+ * The reference's checks before it trusts the sections' sizes: the last
+ * sector of the data section, the last block of the log when a log
+ * device is given (for an internal log too: it checks the device it was
+ * given), and the realtime section, which needs its device and its last
+ * block.  Each failure ends the run with exit 1.
+ */
+static void check_sizes(const struct fs_sb *sb, struct fs_dev *dev,
+			struct fs_dev *logdev, struct fs_dev *rtdev)
+{
+	uint64_t bs = sb->blocksize;
+
+	if (!sb->dblocks || !can_read(dev, sb->dblocks * bs - sb->sectsize,
+				      sb->sectsize))
+		cannot_repair("data size check failed", NULL);
+	if (logdev && (!sb->logblocks ||
+		       !can_read(logdev, (sb->logblocks - 1) * bs, (uint32_t)bs)))
+		cannot_repair("log size checks failed", NULL);
+	if (!sb->rblocks)
+		return;
+	if (!rtdev)
+		cannot_repair("filesystem has a realtime subvolume",
+			      "realtime device init failed");
+	if (!can_read(rtdev, (sb->rblocks - 1) * bs, (uint32_t)bs))
+		cannot_repair("realtime size check failed",
+			      "realtime device init failed");
 }
 
 int phase1(struct repair *r)
 {
-	struct fs_dev *dev;
+	struct fs_dev *dev, *logdev, *rtdev;
 	uint8_t *buf;
 	struct fs_sb sb;
 	size_t len;
 	bool modified = false;
 	int err, rval;
 
+	open_devices(r, &dev, &logdev, &rtdev);
 	rp_log(NULL, "Phase 1 - find and verify superblock...\n");
-	open_devices(r, &dev);
 	buf = malloc(SB_READ_BYTES);
 	if (!buf)
 		rp_fatal(r, "out of memory\n");
@@ -452,24 +556,9 @@ int phase1(struct repair *r)
 	fs_set_sb(r->fs, &sb);
 	r->fs->sb_ok = true;
 	/* the superblock's LSN is the log's to set: not held against it */
-	if (r->o.logdev) {
-		err = dev_open(r->o.logdev, DEV_RDONLY, &r->fs->logdev);
-		if (err)
-			rp_fatal(r, "%s: %s\n", r->o.logdev, strerror(-err));
-	}
-	if (sb.rblocks && !r->o.rtdev) {
-		/* the reference's words when it cannot open the rt section */
-		fprintf(stderr, "%s: filesystem has a realtime subvolume\n"
-			"%s: realtime device init failed\n"
-			"%s: cannot repair this filesystem.  Sorry.\n",
-			rp_progname(), rp_progname(), rp_progname());
-		exit(RP_EXIT_FOUND);
-	}
-	if (r->o.rtdev) {
-		err = dev_open(r->o.rtdev, DEV_RDONLY, &r->fs->rtdev);
-		if (err)
-			rp_fatal(r, "%s: %s\n", r->o.rtdev, strerror(-err));
-	}
+	r->fs->logdev = logdev;
+	r->fs->rtdev = rtdev;
+	check_sizes(&sb, dev, logdev, rtdev);
 	rp_report_set_geom(&r->fs->geo);
 	return 0;
 }

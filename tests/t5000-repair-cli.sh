@@ -3,8 +3,14 @@
 # text and exit code for a missing device, -n -e and unknown or malformed
 # options; -V names the version; on a fresh reference-made filesystem
 # "-n" prints the same phase banners and per-AG lines on stderr and the
-# same line on stdout, and exits 0.
+# same line on stdout, and exits 0.  The same output and exit code for
+# the -c upgrades (already there, announced, impossible, bad values),
+# numbers out of range, data, log and realtime devices that cannot be
+# opened or are too short (also -l for an internal log, -r without a
+# realtime section, an external log without -l), and the -v block cache
+# line and -vv cache reports; and -n writes nothing throughout.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
+. "$top_srcdir/tests/lib/repair-images.sh"
 
 need_ref
 need_tool "$XK_REPAIR"
@@ -153,6 +159,73 @@ done
 [ "$(sum_img "$T/old.img")" = "$sum_old" ] &&
 	ok "-n -c: announced upgrades wrote nothing" ||
 	not_ok "-n -c: an announced upgrade changed the image"
+
+# Devices that cannot be used: the reference's words and exit 1, for the
+# data device and for -l and -r, whether or not the filesystem has a
+# section there -- the devices are opened before phase 1, in the order
+# data, log, realtime, and a path that does not exist is looked up first
+# unless -f says it is a file.
+# short [TEXT]: TEXT (or stdin) without the scratch and cache directories
+short() {
+	if [ $# -gt 0 ]; then echo "$1"; else cat; fi |
+		sed -e "s#$T/##g" -e "s#$RP_CACHE/##g" -e 's/-[0-9a-f]*\.img/.img/g'
+}
+mkdir "$T/adir"
+: > "$T/empty"
+for args in "$T/nonexist" "-f $T/nonexist" "$T/adir" "-l $T/nonexist $T/fs.img" \
+	    "-r $T/nonexist $T/fs.img" "-l $T/nonexist -r $T/nonexist2 $T/fs.img" \
+	    "-f -l $T/nonexist $T/fs.img" "-f -r $T/nonexist $T/fs.img" \
+	    "-l $T/adir $T/fs.img" "-r /dev/null $T/fs.img"; do
+	# shellcheck disable=SC2086
+	both_run dev -n $args
+	same_as_ref dev "$(short "$args"): as the reference, exit $(cat "$T/dev.ref.rc"), $(head -n 1 "$T/dev.ref.err" | short)"
+done
+# a path that exists but cannot be opened (a socket)
+if command -v python3 > /dev/null &&
+   python3 -c "import socket; socket.socket(socket.AF_UNIX).bind('$T/sock')"; then
+	both_run dev -n -l "$T/sock" "$T/fs.img"
+	same_as_ref dev "-l socket: as the reference, exit $(cat "$T/dev.ref.rc"), $(head -n 1 "$T/dev.ref.err" | short)"
+else
+	skip "-l socket" "no python3 to make a socket"
+fi
+
+# The sizes: the last block of each section must be readable on its
+# device.  A log device shorter than the log is refused even for a
+# filesystem whose log is internal (the reference checks the device it
+# is given); a realtime device for a filesystem without one is ignored;
+# a data device shorter than the filesystem is refused.
+logbytes() {
+	"$REF_DB" -r $2 -c "sb 0" -c "print logblocks" -c "print blocksize" "$1" |
+		awk '{ v[NR] = $3 } END { print v[1] * v[2] }'
+}
+head -c $(($(logbytes "$T/fs.img") - 100)) /dev/zero > "$T/short.log"
+cp --sparse=always "$T/fs.img" "$T/trunc.img"
+truncate -s -100 "$T/trunc.img"
+for args in "-l $T/empty $T/fs.img" "-l $T/short.log $T/fs.img" \
+	    "-r $T/empty $T/fs.img" "$T/trunc.img"; do
+	# shellcheck disable=SC2086
+	both_run dev -n $args
+	same_as_ref dev "$(short "$args"): as the reference, exit $(cat "$T/dev.ref.rc")"
+done
+if ext=$(rp_image extlog) && rt=$(rp_image rt); then
+	sum_ext=$(rp_sum_all "$ext")
+	head -c $(($(logbytes "$ext" "-l $ext.log") - 100)) /dev/zero > "$T/short.log"
+	rtbytes=$("$REF_DB" -r -c "sb 0" -c "print rblocks" -c "print blocksize" "$rt" |
+		awk '{ v[NR] = $3 } END { print v[1] * v[2] }')
+	head -c $((rtbytes - 100)) /dev/zero > "$T/short.rt"
+	for args in "$ext" "-l $ext.log $ext" "-l $T/short.log $ext" "-l $T/empty $ext" \
+		    "$rt" "-r $rt.rt $rt" "-r $T/short.rt $rt" "-r $T/empty $rt" \
+		    "-r $rt.rt -l $T/empty $rt"; do
+		# shellcheck disable=SC2086
+		both_run dev -n $args
+		same_as_ref dev "$(short "$args"): as the reference, exit $(cat "$T/dev.ref.rc")"
+	done
+	[ "$(rp_sum_all "$ext")" = "$sum_ext" ] &&
+		ok "-n -l: the filesystem and its log device unchanged" ||
+		not_ok "-n -l changed the extlog image or its log"
+else
+	skip "extlog and rt images" "could not build them"
+fi
 
 # -v: the block cache size follows the reference's formula from -m, the
 # machine's memory and the filesystem's size; -o bhash skips it.
