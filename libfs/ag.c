@@ -144,16 +144,25 @@ bool agf_freelist_ok(const struct fs_geom *g, const struct fs_agf *agf,
 	return *active == agf->flcount;
 }
 
+unsigned agfl_span(const struct fs_geom *g, const struct fs_agf *agf)
+{
+	unsigned size = agfl_size(g);
+
+	if (!agf->flcount || agf->flfirst >= size || agf->fllast >= size)
+		return 0;
+	if (agf->fllast >= agf->flfirst)
+		return agf->fllast - agf->flfirst + 1;
+	return size - agf->flfirst + agf->fllast + 1;
+}
+
 int agfl_walk(const struct fs_geom *g, xfs_agnumber_t agno,
 	      const struct fs_agf *agf, const void *agfl_sector,
 	      agfl_fn fn, void *priv)
 {
 	const be32 *ent = agfl_entries(agfl_sector);
-	unsigned size = agfl_size(g), active;
+	unsigned size = agfl_size(g), span = agfl_span(g, agf);
 
-	if (!agf_freelist_ok(g, agf, &active))
-		return 0;
-	for (unsigned i = 0; i < agf->flcount; i++) {
+	for (unsigned i = 0; i < span; i++) {
 		unsigned idx = (agf->flfirst + i) % size;
 		int r = fn(agno, idx, get_be32(ent[idx]), priv);
 
@@ -262,10 +271,9 @@ unsigned agf_verify(struct fs *fs, xfs_agnumber_t agno, const void *raw,
 			BAD(AGF_BAD_FREELIST, "flfirst", n - 1, a->flfirst);
 		else if (a->fllast >= n)
 			BAD(AGF_BAD_FREELIST, "fllast", n - 1, a->fllast);
-		else if (a->flcount > n)
-			BAD(AGF_BAD_FREELIST, "flcount", n, a->flcount);
-		else
-			BAD(AGF_BAD_FREELIST, "flcount", active, a->flcount);
+		else	/* the list is flfirst..fllast, whatever the count */
+			BAD(AGF_BAD_FREELIST, "flcount", agfl_span(g, a),
+			    a->flcount);
 	}
 	if (a->freeblks > size)
 		BAD(AGF_BAD_FREEBLKS, "freeblks", size, a->freeblks);

@@ -146,10 +146,17 @@ bool agf_freelist_ok(const struct fs_geom *g, const struct fs_agf *agf,
 		     unsigned *active);
 
 /*
- * Each active AGFL entry in list order, from flfirst for flcount slots,
- * wrapping at the end of the array.  idx is the slot.  Non-zero from fn
- * stops and is returned.  Does nothing (returns 0) if the indexes are
- * not usable (agf_freelist_ok() is false).
+ * The slots from flfirst to fllast (wrapping at the end of the array):
+ * the list the kernel takes blocks from and xfs_repair and xfs_db check
+ * walk, whatever flcount says (a count that disagrees is reported by
+ * agf_verify).  0 when flcount is 0 or an index is outside the AGFL.
+ */
+unsigned agfl_span(const struct fs_geom *g, const struct fs_agf *agf);
+
+/*
+ * Each AGFL entry of agfl_span() in list order from flfirst, wrapping at
+ * the end of the array.  idx is the slot.  Non-zero from fn stops and is
+ * returned.
  */
 typedef int (*agfl_fn)(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
 		       void *priv);

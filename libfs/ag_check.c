@@ -458,11 +458,16 @@ static void check_agfl(struct agc *c, const struct fs_agf *agf)
 {
 	struct fs_buf *bp;
 	struct agfl_ctx a = { .c = c };
-	unsigned active;
+	unsigned span = agfl_span(&c->fs->geo, agf);
 
-	if (!agf_freelist_ok(&c->fs->geo, agf, &active))
-		return;		/* the AGF verifier said so */
-	c->sum->flcount = agf->flcount;
+	/*
+	 * The list runs from flfirst to fllast whatever flcount says (the
+	 * AGF verifier reports a count that disagrees): those are the
+	 * blocks the kernel would take, and the ones xfs_repair counts.
+	 */
+	if (!span)
+		return;
+	c->sum->flcount = span;
 	if (ag_read_agfl(c->fs, c->agno, c->fl, &bp))
 		return;
 	if (get_be32(((const struct xfs_agfl *)bp->data)->agfl_magicnum) !=
@@ -470,7 +475,7 @@ static void check_agfl(struct agc *c, const struct fs_agf *agf)
 		buf_release(bp);
 		return;
 	}
-	a.blocks = malloc((agf->flcount + 1) * sizeof(*a.blocks));
+	a.blocks = malloc((span + 1) * sizeof(*a.blocks));
 	if (!a.blocks) {
 		c->err = -ENOMEM;
 		buf_release(bp);

@@ -32,7 +32,7 @@ struct ag_summary {
 	bool			agi_ok;
 	uint64_t		freeblks;	/* sum of the bnobt's extents */
 	uint64_t		longest;
-	uint64_t		flcount;	/* active AGFL entries */
+	uint64_t		flcount;	/* AGFL entries, flfirst to fllast */
 	uint64_t		btreeblks;	/* bno+cnt+rmap beyond the roots */
 	uint64_t		icount;		/* inodes of the inobt chunks */
 	uint64_t		ifree;

@@ -1564,8 +1564,18 @@ START_TEST(agfl_wraps)
 	ck_assert_uint_eq(seen[4], 1);
 	a.flcount = 3;
 	ck_assert(!agf_freelist_ok(&tg, &a, &active));
+	/* a wrong count: the list is still flfirst..fllast */
+	ck_assert_uint_eq(agfl_span(&tg, &a), 4);
+	seen[0] = 0;
+	agfl_walk(&tg, 0, &a, sect, agfl_order, seen);
+	ck_assert_uint_eq(seen[0], 4);
+	ck_assert_uint_eq(seen[4], 1);
 	a.flcount = 0;		/* an empty list: the indexes do not matter */
 	ck_assert(agf_freelist_ok(&tg, &a, &active));
+	ck_assert_uint_eq(agfl_span(&tg, &a), 0);
+	a.flcount = 4;
+	a.fllast = n;		/* an index outside the AGFL: nothing */
+	ck_assert_uint_eq(agfl_span(&tg, &a), 0);
 }
 END_TEST
 
