@@ -327,7 +327,12 @@ static int refc_rec(struct btree_walk *w, const void *rec, void *priv)
 	uint32_t start = raw & ~XFS_REFC_COWFLAG;
 	uint32_t len = get_be32(r->rc_blockcount);
 
-	if (!(raw & XFS_REFC_COWFLAG) ||
+	/*
+	 * A staging extent is the CoW domain's single owner.  A CoW record
+	 * counting more owners (REFC_BAD_REFCOUNT) is taken for the shared
+	 * extent it describes, as xfs_repair does: it claims no space.
+	 */
+	if (!(raw & XFS_REFC_COWFLAG) || get_be32(r->rc_refcount) != 1 ||
 	    !ag_extent_ok(&w->fs->geo, t->c->agno, start, len))
 		return 0;
 	return extv_push(&t->c->claims, start, len, CL_COW);

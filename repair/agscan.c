@@ -108,16 +108,26 @@ static int refc_rec(struct btree_walk *w, const void *rec, void *priv)
 	const struct xfs_refcount_rec *c = rec;
 	struct scan *s = priv;
 	uint32_t start = get_be32(c->rc_startblock);
-	bool cow = (start & XFS_REFC_COWFLAG) != 0;
+	uint32_t refcount = get_be32(c->rc_refcount);
+	bool flag = (start & XFS_REFC_COWFLAG) != 0;
 	uint64_t len = get_be32(c->rc_blockcount);
+	struct sm_refc_list *l = &s->r->ags[s->agno].disk_refcs;
+	size_t n;
 
 	(void)w;
 	start &= ~XFS_REFC_COWFLAG;
 	if (!inside(s, start, len))
 		return 0;
-	sm_refc_add(&s->r->ags[s->agno].disk_refcs, start, (uint32_t)len,
-		    get_be32(c->rc_refcount), cow);
-	if (cow)
+	/*
+	 * The reference takes a record for a CoW staging extent by its
+	 * single owner; a CoW-flagged record that counts more owners is
+	 * the shared extent it describes (and REFC_BAD_REFCOUNT).
+	 */
+	n = l->n;
+	sm_refc_add(l, start, (uint32_t)len, refcount, flag && refcount == 1);
+	if (l->n > n)
+		l->v[n].cowflag = flag;
+	if (flag && refcount == 1)
 		claim(s, start, len, XFS_RMAP_OWN_COW, 0);
 	return 0;
 }

@@ -247,6 +247,21 @@ static void report_free_runs(struct rp_out *o, xfs_agnumber_t agno,
 }
 
 /*
+ * The reference words a refcount record's count three ways, by what the
+ * count says of the record (messages.def keys them by these fields): a
+ * CoW staging extent has one owner, a record with one owner should be
+ * one (its start lacks the CoW bit), a shared extent has two or more.
+ */
+static const char *refc_count_field(const struct fs_finding *f)
+{
+	if (f->expected == 1)
+		return "cow refcount";
+	if (f->found == 1)
+		return "cow startblock";
+	return "refcount";
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
@@ -284,6 +299,8 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			   (f->code == PR_AGF_LONGEST_MISMATCH &&
 			    ag->cnt_walked && f->found == ag->cnt_longest)) {
 			continue;	/* the cntbt agrees: counted as the reference */
+		} else if (f->code == PR_REFC_BAD_REFCOUNT) {
+			f->field = refc_count_field(f);
 		} else if (f->code == PR_CNTBT_MISSING_EXTENT ||
 			   f->code == PR_CNTBT_EXTRA_EXTENT) {
 			struct fsrun *nv = realloc(runs,

@@ -145,7 +145,17 @@ static void refc_diff(const struct sm_refc *obs, const struct sm_refc *disk,
 	a.obj.agno = c->agno;
 	if (disk && touches_suspect(c, disk->agbno, disk->len))
 		return;		/* its count follows from a map being rewritten */
-	if (obs && disk) {
+	if (obs && disk && disk->cowflag) {
+		/*
+		 * The reference looks a shared extent up by its start in the
+		 * shared domain, where a record with the CoW bit is not: the
+		 * extent is missing even if the record says the same.
+		 */
+		a.found = obs->agbno;
+		a.expected = obs->len;
+		a.v2 = obs->refcount;
+		rp_say(c->out, PR_RP_REFC_MISSING, &a);
+	} else if (obs && disk) {
 		snprintf(both, sizeof(both),
 			 "saw (%u/%u) len %u nlinks %u; should be (%u/%u) len %u nlinks %u",
 			 c->agno, disk->agbno, disk->len, disk->refcount,

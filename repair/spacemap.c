@@ -512,7 +512,8 @@ void sm_refc_normalize(struct sm_refc_list *l)
 		struct sm_refc *a = &l->v[k];
 		const struct sm_refc *b = &l->v[i];
 
-		if (a->cow == b->cow && a->refcount == b->refcount &&
+		if (a->cow == b->cow && a->cowflag == b->cowflag &&
+		    a->refcount == b->refcount &&
 		    (uint64_t)a->agbno + a->len == b->agbno)
 			a->len += b->len;
 		else
@@ -644,7 +645,8 @@ void sm_refc_diff(const struct sm_refc_list *obs,
 		if (!c)
 			c = cmp_u64(a->agbno, b->agbno);
 		if (!c) {
-			if (a->len != b->len || a->refcount != b->refcount)
+			if (a->len != b->len || a->refcount != b->refcount ||
+			    a->cowflag != b->cowflag)
 				fn(a, b, priv);
 			i++;
 			j++;

@@ -157,7 +157,8 @@ struct sm_refc {
 	uint32_t	agbno;
 	uint32_t	len;
 	uint32_t	refcount;
-	bool		cow;
+	bool		cow;		/* a CoW staging extent */
+	bool		cowflag;	/* on disk with the CoW domain's bit */
 };
 
 struct sm_refc_list {
@@ -178,6 +179,11 @@ void sm_refc_normalize(struct sm_refc_list *l);
  */
 int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 			struct sm_refc_list *out);
+/*
+ * Walk two canonical lists together: fn(obs, disk) for a record that
+ * differs (in length, count or CoW bit), fn(obs, NULL) for one only
+ * observed, fn(NULL, disk) for one only on disk.
+ */
 typedef void (*sm_refc_diff_fn)(const struct sm_refc *obs,
 				const struct sm_refc *disk, void *priv);
 void sm_refc_diff(const struct sm_refc_list *obs,
