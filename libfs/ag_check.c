@@ -539,6 +539,34 @@ static bool irec_has_free(const struct inobt_irec *r)
 	return (r->free & ~r->holes) != 0;
 }
 
+static int agino_cmp(const void *a, const void *b)
+{
+	xfs_agino_t x = *(const xfs_agino_t *)a, y = *(const xfs_agino_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* inobt records whose 64 inodes overlap another record's (same start too) */
+static unsigned chunk_overlaps(const struct inov *v)
+{
+	xfs_agino_t *s;
+	unsigned n = 0;
+
+	if (v->n < 2)
+		return 0;
+	s = malloc(v->n * sizeof(*s));
+	if (!s)
+		return 0;
+	for (size_t k = 0; k < v->n; k++)
+		s[k] = v->v[k].startino;
+	qsort(s, v->n, sizeof(*s), agino_cmp);
+	for (size_t k = 1; k < v->n; k++)
+		if ((uint64_t)s[k - 1] + XFS_INODES_PER_CHUNK > s[k])
+			n++;
+	free(s);
+	return n;
+}
+
 static void check_inodes(struct agc *c, const struct fs_agi *agi,
 			 bool ino_ok, bool fino_ok)
 {
@@ -555,6 +583,9 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 			     (unsigned)__builtin_popcountll(r->holes);
 		s->ifree += (unsigned)__builtin_popcountll(r->free & ~r->holes);
 	}
+	for (size_t k = 0; k < c->fino.n; k++)
+		s->fino_freecount += c->fino.v[k].freecount;
+	s->chunk_overlaps = chunk_overlaps(&c->ino);
 	/* totals of a tree not walked whole would only repeat its damage */
 	if (ino_ok && agi->count != s->icount)
 		fs_report_val(c->fl, PR_AGI_COUNT_MISMATCH, &o, "count",
@@ -579,19 +610,24 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 		const struct inobt_irec *f = j < c->fino.n ? &c->fino.v[j] : NULL;
 		struct fs_objref of = ag_obj(c, OBJ_FINOBT);
 
-		if (a && !irec_has_free(a) && (!f || a->startino <= f->startino)) {
-			if (f && a->startino == f->startino) {
-				fs_report_found(c->fl, PR_FINOBT_EXTRA_REC, &of,
-						"startino", f->startino);
-				j++;
-			}
+		if (a && !irec_has_free(a) && (!f || a->startino < f->startino)) {
 			i++;
 		} else if (a && f && a->startino == f->startino) {
-			if (a->free != f->free || a->holes != f->holes ||
-			    a->count != f->count ||
-			    a->freecount != f->freecount)
+			/* the finding names the first field that differs */
+			const char *fld = a->free != f->free ? "free" :
+					  a->holes != f->holes ? "holemask" :
+					  a->count != f->count ? "count" :
+					  a->freecount != f->freecount ?
+					  "freecount" : NULL;
+
+			/*
+			 * A full chunk has no finobt record; one that is
+			 * there differs in its free mask, or has no free
+			 * inode either (FINOBT_NO_FREE, from the walk).
+			 */
+			if (fld && (irec_has_free(a) || irec_has_free(f)))
 				fs_report_found(c->fl, PR_FINOBT_REC_MISMATCH,
-						&of, "startino", f->startino);
+						&of, fld, f->startino);
 			i++;
 			j++;
 		} else if (a && (!f || a->startino < f->startino)) {
@@ -666,6 +702,8 @@ static void check_claims(struct agc *c)
 
 			fs_report_found(c->fl, PR_AG_BLOCK_CONFLICT, &o,
 					claim_name[e->v[cur].tag], x->start);
+			if (x->tag == CL_INODES || e->v[cur].tag == CL_INODES)
+				c->sum->chunk_conflicts++;
 		}
 		if (end > cur_end) {
 			cur_end = end;

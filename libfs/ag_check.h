@@ -36,6 +36,10 @@ struct ag_summary {
 	uint64_t		btreeblks;	/* bno+cnt+rmap beyond the roots */
 	uint64_t		icount;		/* inodes of the inobt chunks */
 	uint64_t		ifree;
+	uint64_t		fino_freecount;	/* the finobt records' counts */
+	unsigned		chunk_conflicts; /* inode chunk blocks claimed
+						    by something else too */
+	unsigned		chunk_overlaps;	/* inobt records overlapping */
 	uint64_t		btree_blocks;	/* every AG btree block */
 	struct btree_stats	bno, cnt, rmap, refc, ino, fino;
 };

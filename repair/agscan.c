@@ -137,8 +137,7 @@ static void flush_run(struct scan *s, uint32_t start, uint32_t len)
 	if (!len)
 		return;
 	claim(s, start, len, XFS_RMAP_OWN_INODES, 0);
-	if (start + len > s->chunk_end)
-		s->chunk_end = start + len;
+	s->chunk_end = start + len;
 }
 
 /* The blocks holding the present inodes of an inobt chunk. */
@@ -158,8 +157,13 @@ static int inobt_rec(struct btree_walk *w, const void *rec, void *priv)
 		if (ir.holes & (1ull << i))
 			continue;
 		b = agino_to_agbno(g, ir.startino + i);
-		if (b < s->chunk_end)
-			continue;	/* a block shared with the chunk before */
+		/*
+		 * A block holding more than 64 inodes is shared with the
+		 * chunk before; a record out of order claims its blocks all
+		 * the same (the reference takes it).
+		 */
+		if (b + 1 == s->chunk_end)
+			continue;
 		if (run_len && b < run_start + run_len)
 			continue;	/* the block of the previous inode */
 		if (run_len && b == run_start + run_len) {

@@ -184,6 +184,90 @@ static bool agi_header_code(enum fs_problem c)
 	       c == PR_AGI_BAD_UUID;
 }
 
+/* Is the inode btree block at daddr a leaf (its own header says)? */
+static bool inobt_leaf(struct repair *r, xfs_daddr_t daddr)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct fs_buf *bp;
+	bool leaf;
+
+	if (daddr == (xfs_daddr_t)-1 ||
+	    fs_read_blocks(r->fs, daddr_to_fsb(g, daddr), 1, NULL, NULL, &bp))
+		return false;
+	leaf = bp->len >= 8 && load_be16((const uint8_t *)bp->data + 4) == 0;
+	buf_release(bp);
+	return leaf;
+}
+
+/*
+ * Would the reference call this AG's inode btrees too corrupted to trust
+ * for the namespace walk (its bad_ino_btree, which skips phases 6 and 7)?
+ * It does for an inobt or finobt block with a bad header (magic, level,
+ * record count), for a leaf its read verifier rejects (the whole block
+ * is then suspect), and for a record it cannot take as it stands: a
+ * start out of line, a chunk overlapping another or blocks already
+ * claimed, a sparse hole not marked free, a finobt record whose inodes
+ * are not free in the inobt.  Counts that disagree, records out of order
+ * and a finobt record the inobt lacks are not enough.
+ */
+static bool inobt_suspect(struct repair *r, const struct fs_findings *fl,
+			  const struct ag_summary *s)
+{
+	if (s->chunk_conflicts || s->chunk_overlaps)
+		return true;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if (f->obj.type != OBJ_INOBT && f->obj.type != OBJ_FINOBT)
+			continue;
+		switch (f->code) {
+		case PR_BTREE_BAD_MAGIC:
+		case PR_BTREE_BAD_LEVEL:
+		case PR_BTREE_BAD_NUMRECS:
+		case PR_INOBT_BAD_STARTINO:
+		case PR_INOBT_HOLE_NOT_FREE:
+			return true;
+		case PR_FINOBT_REC_MISMATCH:
+			if (f->field && (!strcmp(f->field, "free") ||
+					 !strcmp(f->field, "holemask")))
+				return true;
+			break;
+		case PR_BTREE_BAD_CRC:
+		case PR_BTREE_BAD_UUID:
+		case PR_BTREE_BAD_BLKNO:
+		case PR_BTREE_BAD_OWNER:
+			if (inobt_leaf(r, f->obj.daddr))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+/* The AGI's free count against the finobt records' (the reference's). */
+static void check_fino_freecount(struct repair *r, xfs_agnumber_t agno,
+				 struct rp_out *o)
+{
+	const struct ag_summary *s = &r->ags[agno].sum;
+	struct rp_args a = RP_ARGS_INIT(OBJ_AGI);
+	struct fs_buf *bp;
+	struct fs_agi agi;
+
+	if (!r->fs->geo.has_finobt || !s->agi_ok ||
+	    ag_read_agi(r->fs, agno, NULL, &bp, &agi))
+		return;
+	buf_release(bp);
+	if (agi.freecount == s->fino_freecount)
+		return;
+	a.obj.agno = agno;
+	a.field = "freecount";
+	a.found = agi.freecount;
+	a.expected = s->fino_freecount;
+	rp_say(o, PR_RP_AGI_FREECOUNT_FINO, &a);
+}
+
 struct fsrun {
 	uint64_t	pos;
 	int		delta;		/* +-1 */
@@ -331,7 +415,7 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	struct rp_out *o = &p->seq.outs[agno];
 	struct rp_ag *ag = &r->ags[agno];
 	struct fs_findings fl;
-	bool sb_bad, agf_bad = false, agi_bad = false;
+	bool sb_bad, agf_bad = false, agi_bad = false, ino_suspect;
 
 	findings_init(&fl);
 	sb_bad = check_sb_copy(r, agno, o);
@@ -340,6 +424,7 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agf_bad |= agf_header_code(fl.v[i].code);
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
+	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
 	rp_scan_ag_space(r, agno);
 	sort_findings(r, agno, o, &fl);
 	if (sb_bad)
@@ -351,6 +436,11 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	if (sb_bad || agf_bad || agi_bad) {
 		ag->hdr_bad = true;
 		say_ag(o, PR_RP_AG_SKIPPED, agno);
+	} else {
+		check_fino_freecount(r, agno, o);
+		if (ino_suspect)
+			__atomic_store_n(&r->bad_ino_btree, true,
+					 __ATOMIC_RELAXED);
 	}
 	for (unsigned b = 0; b < XFS_AGI_UNLINKED_BUCKETS; b++) {
 		struct rp_args a = RP_ARGS_INIT(OBJ_AGI);

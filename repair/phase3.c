@@ -902,8 +902,19 @@ static int chunk_fn(void *priv, xfs_agnumber_t agno,
 		    const struct inobt_irec *irec)
 {
 	struct p3ag *c = priv;
+	const struct im_ag *ag = &c->r->imap->ags[agno];
 	struct im_chunk *ch;
 
+	/*
+	 * A record overlapping the one before (a copy, most often) is not
+	 * taken, as the reference does not: its inodes are the other
+	 * record's, and processing them twice would claim their blocks
+	 * twice.  (Phase 2 said the inode btrees cannot be trusted.)
+	 */
+	if (ag->n && irec->startino >= ag->v[ag->n - 1].startino &&
+	    irec->startino < (uint64_t)ag->v[ag->n - 1].startino +
+			     XFS_INODES_PER_CHUNK)
+		return 0;
 	ch = im_add_chunk(c->r->imap, agno, irec->startino, irec->holes,
 			  irec->free);
 	if (!ch)

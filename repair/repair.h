@@ -97,7 +97,8 @@ struct repair {
 	struct inomap		*imap;		/* every inode seen */
 	struct rtmap		*rtmap;		/* realtime claims (rt.c) */
 	/* set by the phases */
-	bool			bad_ino_btree;	/* phases 6 and 7 skipped */
+	bool			bad_ino_btree;	/* phases 6 and 7 skipped (phase2.c
+						   sets it from any AG) */
 	bool			log_dirty;
 	uint32_t		log_head_cycle, log_head_block;
 };

@@ -413,7 +413,9 @@ int main(int argc, char **argv)
 		phase7(&r);
 		phase_end(&r, 7);
 	} else {
-		rp_warn(NULL, "Inode allocation btrees are too corrupted, skipping phases 6 and 7\n");
+		struct rp_args a = RP_ARGS_INIT(OBJ_FS);
+
+		rp_say(NULL, PR_RP_INO_BTREES_BAD, &a);
 	}
 	rp_quota_check(&r);
 	prog_fini();
