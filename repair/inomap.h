@@ -28,6 +28,8 @@ struct im_chunk {
 	uint64_t	isdir;
 	uint64_t	reached;	/* reached from the root (phase 6) */
 	uint64_t	cleared;	/* too damaged: would be cleared */
+	uint64_t	late;		/* cleared by the reference only on its
+					   second look, in phase 4 */
 	uint64_t	reflink;	/* has the reflink flag */
 	uint64_t	rebuild;	/* directory the reference would rebuild */
 	uint64_t	suspect;	/* fork claims others' blocks (phase 4) */

@@ -122,6 +122,7 @@ static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	case PR_BTREE_BAD_NUMRECS:
 		/* fewer records than a block should hold are still records */
 		return f->found <= f->expected ? V_NOTE : bad;
+	case PR_RP_BMBT_BAD_NUMRECS:
 	case PR_BMAP_BAD_STARTBLOCK:
 	case PR_BMAP_BAD_LENGTH:
 	case PR_BMAP_BAD_STARTOFF:
@@ -220,6 +221,9 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			a.v2 = f->obj.index >> c->r->fs->geo.blocklog;
 		}
 		break;
+	case PR_RP_BMBT_BAD_NUMRECS:
+		a.v2 = btree_maxrecs(&c->r->fs->geo, &bmbt_ops, true);
+		break;
 	default:
 		break;
 	}
@@ -293,6 +297,87 @@ static bool attr_root_leaf_empty(struct fs *fs, const struct fs_extents *ael)
 		get_be16(h->info.magic) == XFS_ATTR3_LEAF_MAGIC &&
 		get_be16(h->count) == 0;
 	buf_release(bp);
+	return empty;
+}
+
+/*
+ * The index of the pointer of a fork's root in the inode that names the
+ * bmbt block at daddr, or -1; *level gets the root's level.
+ */
+static int iroot_child(const struct fs_geom *g, const struct fs_inode *ip,
+		       int whichfork, xfs_daddr_t daddr, unsigned *level)
+{
+	uint32_t size;
+	const uint8_t *p = inode_fork_ptr(ip, whichfork, &size);
+	unsigned n, max;
+
+	*level = 0;
+	if (!p || size < sizeof(struct xfs_bmdr_block))
+		return -1;
+	*level = load_be16(p);
+	n = load_be16(p + 2);
+	max = bmdr_maxrecs(size, false);
+	if (*level == 0 || n > max)
+		return -1;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t ptr = load_be64(p + sizeof(struct xfs_bmdr_block) +
+					 (size_t)max * sizeof(struct xfs_bmbt_key) +
+					 (size_t)i * sizeof(be64));
+
+		if (fsb_valid(g, ptr) && fsb_to_daddr(g, ptr) == daddr)
+			return (int)i;
+	}
+	return -1;
+}
+
+/*
+ * A bmbt block with fewer records than the kernel keeps, the reference's
+ * way (its scan takes the inode root's children as roots themselves):
+ *   - below those children, the fork is unusable (RP_BMBT_BAD_NUMRECS);
+ *   - a child of the root is not checked, with one exception: an empty
+ *     leaf after the first leaves the reference's key order check to
+ *     whatever its stack held, and on its second look at the inode (its
+ *     phase 4) the check fails and the inode would be cleared.
+ * The findings the reference does not make are kept as notes.  Returns
+ * the empty leaf's block, or NULLFSBLOCK.
+ */
+static xfs_fsblock_t bmbt_underfull(struct p3ag *c, const struct fs_inode *ip,
+				    int whichfork)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_fsblock_t empty = NULLFSBLOCK;
+	size_t j = 0;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+		unsigned level;
+		int idx;
+
+		if (f->code != PR_BTREE_BAD_NUMRECS ||
+		    f->obj.type != OBJ_BMBT || f->found >= f->expected) {
+			c->fl.v[j++] = *f;
+			continue;
+		}
+		idx = iroot_child(g, ip, whichfork, f->obj.daddr, &level);
+		if (idx < 0) {
+			f->code = PR_RP_BMBT_BAD_NUMRECS;
+			c->fl.v[j++] = *f;
+			continue;
+		}
+		if (f->found == 0 && idx > 0 && level == 1 &&
+		    empty == NULLFSBLOCK)
+			empty = daddr_to_fsb(g, f->obj.daddr);
+		{
+			struct rp_args a = RP_ARGS_INIT(OBJ_BMBT);
+
+			a.obj = f->obj;
+			a.field = f->field;
+			a.found = f->found;
+			a.expected = f->expected;
+			rp_note(f->code, &a);
+		}
+	}
+	c->fl.n = j;
 	return empty;
 }
 
@@ -698,6 +783,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
 	bool suspect = false;
+	xfs_fsblock_t empty_leaf;
 
 	rp_note_lsn((xfs_lsn_t)get_be64(d->di_lsn));
 	if (discovered) {
@@ -767,6 +853,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	memset(c->bmbt_blocks, 0, sizeof(c->bmbt_blocks));
 	c->attr = false;
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
+	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
 	if (flush(c, mode, fork_verdict, false) == V_INODE) {
@@ -779,6 +866,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
 			     &c->fl);
 		c->attr = false;
+		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
 		if (flush(c, mode, fork_verdict, true) == V_ATTR)
 			attr_bad = attr_map_bad = true;
 	}
@@ -848,6 +936,24 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (!check_content(c, ch, bit, &ip, &del)) {
 		ch->used &= ~(1ull << bit);
 		mark_cleared(c, ch, bit);
+		goto out;
+	}
+	if (empty_leaf != NULLFSBLOCK) {
+		/*
+		 * The reference clears it on its second look (phase 4): the
+		 * blocks stay claimed and the counters were said as above.
+		 */
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+		a.obj.ino = c->ino;
+		a.obj.agno = c->agno;
+		a.field = "data";
+		a.found = empty_leaf;
+		rp_say(c->out, PR_RP_BMBT_EMPTY_LEAF, &a);
+		ch->used &= ~(1ull << bit);
+		ch->late |= 1ull << bit;
+		mark_cleared(c, ch, bit);
+		c->edges.n = 0;
 		goto out;
 	}
 	if (inode_is_dir(&ip))

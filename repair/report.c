@@ -388,6 +388,11 @@ void rp_say(struct rp_out *o, enum fs_problem code, const struct rp_args *a)
 		free(p);
 }
 
+void rp_note(enum fs_problem code, const struct rp_args *a)
+{
+	log_code(code, a);
+}
+
 void rp_finding(struct rp_out *o, const struct fs_finding *f)
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);

@@ -77,6 +77,12 @@ void rp_warn(struct rp_out *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A problem from the catalogue. */
 void rp_say(struct rp_out *o, enum fs_problem code, const struct rp_args *a);
+/*
+ * A finding the reference does not hold against the filesystem where it
+ * was made: written to XFSKIT_REPAIR_FINDINGS only, not printed, and the
+ * exit code does not count it.
+ */
+void rp_note(enum fs_problem code, const struct rp_args *a);
 /* A finding of a libfs verifier, through the catalogue. */
 void rp_finding(struct rp_out *o, const struct fs_finding *f);
 /* Every finding of a list (in order), then empty the list. */
