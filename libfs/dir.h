@@ -231,6 +231,18 @@ int dir_iterate(struct fs *fs, const struct fs_inode *ip,
 		struct fs_findings *fl);
 
 /*
+ * The same, each entry with where it is: the file block of its directory
+ * block (dablk) and its byte offset in that block.  Short-form entries
+ * have neither (0, 0).
+ */
+typedef int (*dir_pos_fn)(void *priv, const uint8_t *name, unsigned namelen,
+			  xfs_ino_t ino, unsigned ftype, xfs_dablk_t dablk,
+			  uint32_t offset);
+int dir_iterate_pos(struct fs *fs, const struct fs_inode *ip,
+		    const struct fs_extents *el, dir_pos_fn fn, void *priv,
+		    struct fs_findings *fl);
+
+/*
  * Everything: each block of the form as above, every leaf entry against
  * the entry it points at, every entry indexed exactly once, bests[]
  * against each data block's bestfree[0], the dabtree, the free index,

@@ -272,6 +272,9 @@ static int dent_cb(void *priv, const struct dir_blk *b,
 		if (err)
 			return err;
 	}
+	if (e->usable && c->pfn)
+		return c->pfn(c->priv, e->name, e->namelen, e->ino, e->ftype,
+			      b->dablk, e->offset);
 	if (e->usable && c->fn)
 		return c->fn(c->priv, e->name, e->namelen, e->ino, e->ftype);
 	return 0;
@@ -572,15 +575,31 @@ static void dir_ctx_free(struct dir_ctx *c)
 		extents_free(&c->own_el);
 }
 
+/* Short-form entries for a dir_pos_fn: they have no block, offset 0. */
+struct sf_pos {
+	dir_pos_fn	fn;
+	void		*priv;
+};
+
+static int sf_pos_cb(void *priv, const uint8_t *name, unsigned namelen,
+		     xfs_ino_t ino, unsigned ftype)
+{
+	struct sf_pos *p = priv;
+
+	return p->fn(p->priv, name, namelen, ino, ftype, 0, 0);
+}
+
 static int dir_walk(struct fs *fs, const struct fs_inode *ip,
-		    const struct fs_extents *el, dir_iter_fn fn, void *priv,
-		    struct fs_findings *fl, bool full)
+		    const struct fs_extents *el, dir_iter_fn fn,
+		    dir_pos_fn pfn, void *priv, struct fs_findings *fl,
+		    bool full)
 {
 	struct dir_ctx c = {
 		.fs = fs, .g = &fs->geo, .ip = ip, .el = el, .fl = fl,
-		.fn = fn, .priv = priv, .full = full,
+		.fn = fn, .pfn = pfn, .priv = priv, .full = full,
 		.ci = sb_has_asciici(&fs->sb),
 	};
+	struct sf_pos sfp = { pfn, priv };
 	struct fs_objref o = dir_obj(&c, (uint64_t)-1);
 	const struct fs_geom *g = c.g;
 	enum dir_form form;
@@ -588,6 +607,10 @@ static int dir_walk(struct fs *fs, const struct fs_inode *ip,
 
 	switch (ip->format) {
 	case XFS_DINODE_FMT_LOCAL:
+		if (pfn)
+			return dir2_sf_check(g, c.ci, ip->ino, ip->dfork,
+					     ip->dfork_size, ip->size,
+					     sf_pos_cb, &sfp, fl, NULL);
 		return dir2_sf_check(g, c.ci, ip->ino, ip->dfork, ip->dfork_size,
 				     ip->size, fn, priv, fl, NULL);
 	case XFS_DINODE_FMT_EXTENTS:
@@ -708,12 +731,19 @@ int dir_iterate(struct fs *fs, const struct fs_inode *ip,
 		const struct fs_extents *el, dir_iter_fn fn, void *priv,
 		struct fs_findings *fl)
 {
-	return dir_walk(fs, ip, el, fn, priv, fl, false);
+	return dir_walk(fs, ip, el, fn, NULL, priv, fl, false);
+}
+
+int dir_iterate_pos(struct fs *fs, const struct fs_inode *ip,
+		    const struct fs_extents *el, dir_pos_fn fn, void *priv,
+		    struct fs_findings *fl)
+{
+	return dir_walk(fs, ip, el, NULL, fn, priv, fl, false);
 }
 
 int dir_check(struct fs *fs, const struct fs_inode *ip,
 	      const struct fs_extents *el, dir_iter_fn fn, void *priv,
 	      struct fs_findings *fl)
 {
-	return dir_walk(fs, ip, el, fn, priv, fl, true);
+	return dir_walk(fs, ip, el, fn, NULL, priv, fl, true);
 }

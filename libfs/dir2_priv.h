@@ -103,6 +103,7 @@ struct dir_ctx {
 	bool			own;		/* own_el loaded here */
 	struct fs_findings	*fl;
 	dir_iter_fn		fn;
+	dir_pos_fn		pfn;		/* instead of fn: with places */
 	void			*priv;
 	bool			full;		/* dir_check, not dir_iterate */
 	bool			ci;

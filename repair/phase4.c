@@ -10,11 +10,16 @@
  * phase 5 checks those against the refcountbt.  Claims between pieces of
  * AG metadata are ag_check()'s, reported in phase 2.
  *
+ * And, as the reference looks at every directory again here, the
+ * entries that name an inode not in use now that discovery is over.
+ *
  * What it leaves for phase 5: every AG of r->smap sorted.
  */
 #include "config.h"
 #include "format/dir.h"
 #include <stdlib.h>
+#include <string.h>
+#include "dir.h"
 #include "progress.h"
 #include "repair.h"
 #include "workers.h"
@@ -123,12 +128,118 @@ static void conflict(uint32_t agno, const struct sm_rec *a,
 	}
 }
 
+/*
+ * Directory entries naming inodes that are not in use.  The reference
+ * looks at every directory again in its phase 4, with inode discovery
+ * over: an entry naming an inode of no known chunk ("non-existent"), or
+ * one free or cleared in phase 3 ("free"), would be junked.  An inode it
+ * clears only on this second look (im_chunk.late) is free for the
+ * directories it looks at after it, in inode order.
+ */
+enum ref_kind { REF_OK, REF_FREE, REF_NONE };
+
+static enum ref_kind ref_kind(const struct repair *r, xfs_ino_t dir,
+			      xfs_ino_t child)
+{
+	const struct im_chunk *ch;
+	unsigned bit;
+
+	ch = im_find(r->imap, child, &bit);
+	if (!ch)
+		return REF_NONE;
+	if (((ch->used >> bit) & 1) && !((ch->cleared >> bit) & 1))
+		return REF_OK;
+	if (((ch->late >> bit) & 1) && child > dir)
+		return REF_OK;
+	return REF_FREE;
+}
+
+struct refs {
+	struct p4ag		*c;
+	const struct im_dir	*d;
+	bool			shortform;
+	size_t			pos;	/* entries seen, dots excluded */
+};
+
+static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
+		   xfs_ino_t ino, unsigned ftype, xfs_dablk_t dablk,
+		   uint32_t offset)
+{
+	struct refs *x = priv;
+	const struct repair *r = x->c->r;
+	const struct im_edge *e;
+	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+	enum ref_kind k;
+	char nm[256];
+
+	(void)ftype;
+	if (namelen <= 2 && name[0] == '.' && (namelen == 1 || name[1] == '.'))
+		return 0;
+	if (x->pos >= x->d->n)
+		return 1;
+	/* phase 3 kept the entries in this order: one edge each */
+	e = &r->imap->edges.v[x->d->first + x->pos++];
+	if (e->child != ino)
+		return 0;
+	k = ref_kind(r, x->d->dir, ino);
+	if (k == REF_OK)
+		return 0;
+	memcpy(nm, name, namelen);
+	nm[namelen] = '\0';
+	a.obj.ino = ino;
+	a.found = x->d->dir;
+	a.s1 = nm;
+	a.v2 = dablk;
+	a.v3 = offset;
+	a.field = x->shortform ? "shortform" : NULL;
+	rp_say(x->c->out, k == REF_FREE ? PR_RP_DIR_REFS_FREE_INO :
+	       PR_RP_DIR_REFS_NO_INO, &a);
+	return 0;
+}
+
+static void check_dir_refs(struct p4ag *c, xfs_agnumber_t agno)
+{
+	struct repair *r = c->r;
+	const struct inomap *im = r->imap;
+	xfs_ino_t lo = agino_to_ino(&r->fs->geo, agno, 0);
+	size_t i = 0, hi = im->ndirs;
+
+	/* the AG's first directory (they are sorted by inode number) */
+	while (i < hi) {
+		size_t mid = i + (hi - i) / 2;
+
+		if (im->dirs[mid].dir < lo)
+			i = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; i < im->ndirs; i++) {
+		const struct im_dir *d = &im->dirs[i];
+		struct refs x = { .c = c, .d = d };
+		struct fs_inode ip;
+		bool bad = false;
+
+		if (ino_to_agno(&r->fs->geo, d->dir) != agno)
+			break;
+		for (size_t k = 0; k < d->n && !bad; k++)
+			bad = ref_kind(r, d->dir,
+				       im->edges.v[d->first + k].child) != REF_OK;
+		/* names and places: the directory is read again if need be */
+		if (!bad || inode_read(r->fs, d->dir, &ip, NULL))
+			continue;
+		x.shortform = ip.format == XFS_DINODE_FMT_LOCAL;
+		dir_iterate_pos(r->fs, &ip, NULL, refs_cb, &x, NULL);
+		inode_release(&ip);
+	}
+}
+
 static void check_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 {
 	struct p4 *p = arg;
 	struct p4ag c = { .r = r, .out = &p->seq.outs[agno] };
 
 	rp_log(c.out, "        - agno = %u\n", agno);
+	check_dir_refs(&c, agno);
 	sm_sort(r->smap, agno);
 	sm_overlaps(r->smap, agno, conflict, &c);
 	free(c.named);
@@ -151,6 +262,7 @@ void phase4(struct repair *r)
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
 		total += r->ags[agno].sum.icount;
 	prog_set(PROG_DUP_INODES, total);
+	im_dirs_sort(r->imap);
 	rp_run_ags(r, check_ag, &p);
 	rp_seq_fini(&p.seq);
 	prog_end();
