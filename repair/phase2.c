@@ -9,7 +9,8 @@
  * they root, the free space, inode, rmap and refcount btrees, and every
  * claim on AG space by AG metadata; then the superblock's summary
  * counters against what the trees hold; and that the inobt knows the
- * root inode's chunk.
+ * root inode's chunk.  An inobt or finobt the reference would not trust
+ * (inobt_suspect()) sets r->bad_ino_btree: phases 6 and 7 are skipped.
  *
  * What it builds for later phases: r->ags[] (what each AG's headers and
  * trees said, the on-disk rmapbt and refcountbt records) and r->smap

@@ -8,7 +8,8 @@
  * that directory (else the entry would be junked too, and the directory
  * reached through its ".." or moved to lost+found), and the entry's file
  * type must be the inode's.  A directory of blocks that loses an entry
- * would be rebuilt.  Every
+ * would be rebuilt, and one whose block or leaf index names an entry
+ * junked for its inode has a bad hash table.  Every
  * inode in use that no path from the root reaches is disconnected (the
  * reference would move it to lost+found): first the tops of disconnected
  * directory trees, whose subtrees are then walked as well, then whatever
