@@ -5,7 +5,8 @@
  *
  * What it checks, per AG in parallel, from the sorted space map:
  *   - free space: every block is free or owned; blocks neither (leaked
- *     space) are reported;
+ *     space) are reported where the rmapbt maps them (as the reference,
+ *     which knows of no others);
  *   - the rmapbt: the canonical reverse mappings of every observed owner
  *     against the canonical form of the on-disk records -- missing, wrong
  *     and extra records of inode owners (AG metadata owners are
@@ -21,6 +22,7 @@
 #include "config.h"
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "repair.h"
 #include "workers.h"
 
@@ -180,13 +182,78 @@ static void refc_diff(const struct sm_refc *obs, const struct sm_refc *disk,
 	}
 }
 
+struct run {
+	uint64_t	start, end;
+};
+
+static int run_cmp(const void *pa, const void *pb)
+{
+	const struct run *a = pa, *b = pb;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The blocks the on-disk rmapbt maps, as sorted disjoint runs. */
+static size_t rmapped_runs(const struct rp_ag *ag, struct run **out)
+{
+	const struct sm_list *l = &ag->disk_rmaps;
+	struct run *v;
+	size_t n = 0;
+
+	*out = NULL;
+	if (!l->n || !(v = malloc(l->n * sizeof(*v))))
+		return 0;
+	for (size_t i = 0; i < l->n; i++)
+		v[i] = (struct run){ l->v[i].agbno,
+				     (uint64_t)l->v[i].agbno + l->v[i].len };
+	qsort(v, l->n, sizeof(*v), run_cmp);
+	for (size_t i = 1; i < l->n; i++) {
+		if (v[i].start <= v[n].end) {
+			if (v[i].end > v[n].end)
+				v[n].end = v[i].end;
+		} else {
+			v[++n] = v[i];
+		}
+	}
+	*out = v;
+	return n + 1;
+}
+
+/*
+ * Blocks neither free nor owned, as the reference sees them: its block
+ * map knows only what some structure claims, so such a block is "unknown
+ * block state" only where the rmapbt alone maps it; elsewhere (and on a
+ * filesystem without an rmapbt) it says nothing.
+ */
+static void say_unaccounted(struct p5ag *c, const struct run *rm, size_t nrm,
+			    size_t *k, uint64_t pos, uint64_t end)
+{
+	while (*k < nrm && rm[*k].end <= pos)
+		(*k)++;
+	for (size_t i = *k; i < nrm && rm[i].start < end; i++) {
+		uint64_t s = rm[i].start > pos ? rm[i].start : pos;
+		uint64_t e = rm[i].end < end ? rm[i].end : end;
+		struct rp_args a = RP_ARGS_INIT(OBJ_BNOBT);
+
+		a.obj.agno = c->agno;
+		a.found = s;
+		a.expected = e - 1;
+		rp_say(c->out, PR_RP_SPACE_UNACCOUNTED, &a);
+	}
+}
+
 static void check_free(struct p5ag *c)
 {
 	struct repair *r = c->r;
+	struct rp_ag *ag = &r->ags[c->agno];
 	uint32_t aglen = geom_ag_blocks(&r->fs->geo, c->agno);
 	struct sm_list derived, listed;
-	size_t j = 0;
+	struct run *rm = NULL;
+	size_t j = 0, k = 0, nrm;
 
+	if (!r->fs->geo.has_rmapbt || !ag->rmap_walked)
+		return;
+	nrm = rmapped_runs(ag, &rm);
 	sm_list_init(&derived);
 	sm_list_init(&listed);
 	if (sm_derive_free(r->smap, c->agno, aglen, &derived) ||
@@ -208,12 +275,7 @@ static void check_free(struct p5ag *c)
 			if (ls > end)
 				ls = end;
 			if (pos < ls) {
-				struct rp_args a = RP_ARGS_INIT(OBJ_BNOBT);
-
-				a.obj.agno = c->agno;
-				a.found = pos;
-				a.expected = ls - 1;
-				rp_say(c->out, PR_RP_SPACE_UNACCOUNTED, &a);
+				say_unaccounted(c, rm, nrm, &k, pos, ls);
 				pos = ls;
 				continue;
 			}
@@ -221,6 +283,7 @@ static void check_free(struct p5ag *c)
 		}
 	}
 out:
+	free(rm);
 	sm_list_free(&derived);
 	sm_list_free(&listed);
 }
