@@ -119,12 +119,7 @@ void agfl_decode(const struct xfs_agfl *d, struct fs_agfl *a)
 
 bool fs_lsn_plausible(const struct fs *fs, xfs_lsn_t lsn)
 {
-	uint64_t v = (uint64_t)lsn;
-	uint64_t logbb = (uint64_t)fs->geo.logblocks << fs->geo.blkbb_log;
-
-	if (!v)
-		return true;
-	return (v >> 32) != 0 && (v & 0xffffffffu) < logbb;
+	return geom_lsn_plausible(&fs->geo, lsn);
 }
 
 bool agf_freelist_ok(const struct fs_geom *g, const struct fs_agf *agf,

@@ -105,11 +105,7 @@ static inline bool ag_extent_ok(const struct fs_geom *g, xfs_agnumber_t agno,
 	       len <= size - agbno;
 }
 
-/*
- * Can a metadata block carry this LSN?  Zero (never logged) is fine;
- * otherwise the block part must lie inside the log and the cycle must
- * be non-zero.
- */
+/* geom_lsn_plausible() of the filesystem's geometry. */
 bool fs_lsn_plausible(const struct fs *fs, xfs_lsn_t lsn);
 
 /*

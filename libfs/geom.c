@@ -67,3 +67,13 @@ void geom_init(struct fs_geom *g, const struct fs_sb *sb)
 	g->has_inobtcount = sb_has_inobtcount(sb);
 	g->meta_uuid = *sb_meta_uuid(sb);
 }
+
+bool geom_lsn_plausible(const struct fs_geom *g, xfs_lsn_t lsn)
+{
+	uint64_t v = (uint64_t)lsn;
+	uint64_t logbb = (uint64_t)g->logblocks << g->blkbb_log;
+
+	if (lsn == 0 || lsn == NULLCOMMITLSN)
+		return true;
+	return (v >> 32) != 0 && (v & 0xffffffffu) < logbb;
+}

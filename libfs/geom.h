@@ -62,6 +62,16 @@ struct fs_geom {
 /* Derive geometry; the sb must have passed sb_verify(). */
 void geom_init(struct fs_geom *g, const struct fs_sb *sb);
 
+/*
+ * Can a v5 metadata block carry this LSN (the log record that last wrote
+ * it)?  0 and NULLCOMMITLSN both mean "never logged": mkfs writes the
+ * first, the kernel writes the second on remote attribute value blocks
+ * and xfs_repair on every AGFL it rebuilds.  Otherwise the cycle is not
+ * zero and the block lies inside the log.  Whether the LSN is also
+ * behind the log head is the caller's to ask: that needs the log.
+ */
+bool geom_lsn_plausible(const struct fs_geom *g, xfs_lsn_t lsn);
+
 static inline uint32_t geom_ag_blocks(const struct fs_geom *g,
 				      xfs_agnumber_t agno)
 {

@@ -32,6 +32,8 @@ typedef uint32_t xfs_dahash_t;
 #define NULLFSBLOCK	((xfs_fsblock_t)-1)
 #define NULLFILEOFF	((xfs_fileoff_t)-1)
 #define NULLDAHASH	((xfs_dahash_t)0)
+/* the LSN of a block no log record wrote: all ones */
+#define NULLCOMMITLSN	((xfs_lsn_t)-1)
 
 #define BBSHIFT		9
 #define BBSIZE		(1 << BBSHIFT)

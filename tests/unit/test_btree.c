@@ -1095,6 +1095,10 @@ START_TEST(lsn_plausible)
 	ck_assert(fs_lsn_plausible(tfs, (1ll << 32) | 100));
 	ck_assert(!fs_lsn_plausible(tfs, 100));		/* cycle 0 */
 	ck_assert(!fs_lsn_plausible(tfs, (3ll << 32) | (LOGBLOCKS * 2)));
+	/* never logged: all ones, as the kernel and xfs_repair write it */
+	ck_assert(fs_lsn_plausible(tfs, NULLCOMMITLSN));
+	ck_assert(!fs_lsn_plausible(tfs, NULLCOMMITLSN - 1));
+	ck_assert(!fs_lsn_plausible(tfs, 0xffffffff));	/* cycle 0 */
 }
 END_TEST
 
