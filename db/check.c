@@ -2333,15 +2333,14 @@ typedef unsigned (*hdr_verify_fn)(struct fs *fs, xfs_agnumber_t agno,
 /*
  * Would the kernel's verifier pass this AG header?  Ours also checks what
  * the kernel's does not: the AGI's free count against its count, the
- * AGF's free list count against flfirst..fllast, a zero longest extent
- * with free space, and LSNs ahead of the log.
+ * AGF's free list count against flfirst..fllast, and a zero longest
+ * extent with free space.  (An impossible LSN is only a warning, which
+ * header_sound() does not count.)
  */
 static bool kernel_ignores(const struct fs_finding *f)
 {
 	switch (f->code) {
 	case PR_AGI_BAD_COUNT:
-	case PR_AGF_BAD_LSN:
-	case PR_AGI_BAD_LSN:
 		return true;
 	case PR_AGF_BAD_FREELIST:
 		return f->field && !strcmp(f->field, "flcount") &&

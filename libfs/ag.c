@@ -231,8 +231,9 @@ unsigned agf_verify(struct fs *fs, xfs_agnumber_t agno, const void *raw,
 		fs_report(fl, PR_AGF_BAD_UUID, &o, "uuid");
 		errs++;
 	}
-	if (!fs_lsn_plausible(fs, a->lsn))
-		BADF(AGF_BAD_LSN, "lsn", (uint64_t)a->lsn);
+	if (!fs_lsn_plausible(fs, a->lsn))	/* a warning: not counted */
+		fs_report_found(fl, PR_AGF_BAD_LSN, &o, "lsn",
+				(uint64_t)a->lsn);
 
 	errs += check_root(fs, agno, &o, fl, PR_AGF_BAD_ROOT, PR_AGF_BAD_LEVEL,
 			   &bnobt_ops, "bnoroot", a->roots[XFS_AGF_BNO],
@@ -325,8 +326,9 @@ unsigned agi_verify(struct fs *fs, xfs_agnumber_t agno, const void *raw,
 		fs_report(fl, PR_AGI_BAD_UUID, &o, "uuid");
 		errs++;
 	}
-	if (!fs_lsn_plausible(fs, a->lsn))
-		BADF(AGI_BAD_LSN, "lsn", (uint64_t)a->lsn);
+	if (!fs_lsn_plausible(fs, a->lsn))	/* a warning: not counted */
+		fs_report_found(fl, PR_AGI_BAD_LSN, &o, "lsn",
+				(uint64_t)a->lsn);
 
 	errs += check_root(fs, agno, &o, fl, PR_AGI_BAD_ROOT, PR_AGI_BAD_LEVEL,
 			   &inobt_ops, "root", a->root, "level", a->level);
@@ -408,11 +410,9 @@ unsigned agfl_verify(struct fs *fs, xfs_agnumber_t agno, const void *raw,
 		fs_report(fl, PR_AGFL_BAD_UUID, &o, "uuid");
 		errs++;
 	}
-	if (!fs_lsn_plausible(fs, agfl.lsn)) {
+	if (!fs_lsn_plausible(fs, agfl.lsn))	/* a warning: not counted */
 		fs_report_found(fl, PR_AGFL_BAD_LSN, &o, "lsn",
 				(uint64_t)agfl.lsn);
-		errs++;
-	}
 	/* unused slots keep old block numbers or NULLAGBLOCK */
 	for (unsigned i = 0; i < n; i++) {
 		uint32_t bno = get_be32(ent[i]);
