@@ -117,11 +117,6 @@ void agfl_decode(const struct xfs_agfl *d, struct fs_agfl *a)
 	a->crc = get_le32(d->agfl_crc);
 }
 
-bool fs_lsn_plausible(const struct fs *fs, xfs_lsn_t lsn)
-{
-	return geom_lsn_plausible(&fs->geo, lsn);
-}
-
 bool agf_freelist_ok(const struct fs_geom *g, const struct fs_agf *agf,
 		     unsigned *active)
 {

@@ -105,9 +105,6 @@ static inline bool ag_extent_ok(const struct fs_geom *g, xfs_agnumber_t agno,
 	       len <= size - agbno;
 }
 
-/* geom_lsn_plausible() of the filesystem's geometry. */
-bool fs_lsn_plausible(const struct fs *fs, xfs_lsn_t lsn);
-
 /*
  * Verify one header on its own.  raw/len is the header's sector.
  * Return the number of SEV_ERROR findings added.

@@ -69,6 +69,7 @@ static const struct da_hdr_codes attr_leaf_codes = {
 	.blkno = PR_ATTR_LEAF_BAD_BLKNO,
 	.uuid = PR_ATTR_LEAF_BAD_UUID,
 	.owner = PR_ATTR_LEAF_BAD_OWNER,
+	.lsn = PR_ATTR_LEAF_BAD_LSN,
 };
 
 int attr_leaf_check(const struct fs_geom *g, xfs_ino_t ino, xfs_dablk_t dablk,

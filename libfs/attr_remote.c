@@ -52,6 +52,10 @@ unsigned attr_rmt_check(const struct fs_geom *g, xfs_ino_t ino,
 			      get_be64(h->rm_blkno));
 		n++;
 	}
+	/* the kernel writes these never logged: NULLCOMMITLSN */
+	if (!geom_lsn_plausible(g, (xfs_lsn_t)get_be64(h->rm_lsn)))
+		fs_report_found(fl, PR_ATTR_RMT_BAD_LSN, &o, "lsn",
+				get_be64(h->rm_lsn));	/* a warning */
 	if (get_be32(h->rm_offset) != offset) {
 		fs_report_val(fl, PR_ATTR_RMT_BAD_OFFSET, &o, "offset", offset,
 			      get_be32(h->rm_offset));

@@ -43,6 +43,7 @@ struct da_blkinfo {
 	uint32_t	crc;
 	uint64_t	blkno;
 	uint64_t	owner;
+	xfs_lsn_t	lsn;
 	xfs_uuid_t	uuid;
 };
 
@@ -72,16 +73,16 @@ static inline unsigned da3_node_maxents(uint32_t blksize)
 
 /* The problem codes a header check reports (DA_* for nodes). */
 struct da_hdr_codes {
-	enum fs_problem	crc, blkno, uuid, owner;
+	enum fs_problem	crc, blkno, uuid, owner, lsn;
 };
 extern const struct da_hdr_codes da_node_codes;
 
 /*
  * Identity of any block starting with an xfs_da3_blkinfo (nodes, dir
  * LEAF1/LEAFN, attr leaves): CRC over len bytes, blkno == daddr, UUID,
- * and owner unless it is NULLFSINO.  The magic is the caller's to check.
- * Reports with the given codes under obj; returns the number of findings
- * added.
+ * owner unless it is NULLFSINO, and a plausible LSN.  The magic is the
+ * caller's to check.  Reports with the given codes under obj; returns
+ * the number of errors added (an impossible LSN is only a warning).
  */
 unsigned da3_blkinfo_check(const struct fs_geom *g, const void *buf,
 			   uint32_t len, xfs_daddr_t daddr, xfs_ino_t owner,

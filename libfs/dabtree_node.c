@@ -13,6 +13,7 @@ const struct da_hdr_codes da_node_codes = {
 	.blkno = PR_DA_BAD_BLKNO,
 	.uuid = PR_DA_BAD_UUID,
 	.owner = PR_DA_BAD_OWNER,
+	.lsn = PR_DA_BAD_LSN,
 };
 
 void da3_blkinfo_decode(const void *buf, struct da_blkinfo *bi)
@@ -25,6 +26,7 @@ void da3_blkinfo_decode(const void *buf, struct da_blkinfo *bi)
 	bi->crc = get_le32(d->crc);
 	bi->blkno = get_be64(d->blkno);
 	bi->owner = get_be64(d->owner);
+	bi->lsn = (xfs_lsn_t)get_be64(d->lsn);
 	bi->uuid = d->uuid;
 }
 
@@ -66,6 +68,8 @@ unsigned da3_blkinfo_check(const struct fs_geom *g, const void *buf,
 		fs_report_val(fl, codes->owner, obj, "owner", owner, bi.owner);
 		n++;
 	}
+	if (!geom_lsn_plausible(g, bi.lsn))
+		fs_report_found(fl, codes->lsn, obj, "lsn", (uint64_t)bi.lsn);
 	return n;
 }
 

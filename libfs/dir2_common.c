@@ -92,6 +92,9 @@ bool dir3_hdr_check(const struct dir_blk *b, uint32_t want,
 			      get_be64(h->owner));
 		(*nerr)++;
 	}
+	if (!geom_lsn_plausible(b->g, (xfs_lsn_t)get_be64(h->lsn)))
+		fs_report_found(fl, PR_DIR_BAD_LSN, &o, "lsn",
+				get_be64(h->lsn));	/* a warning */
 	return true;
 }
 
@@ -100,6 +103,7 @@ static const struct da_hdr_codes dir_leaf_codes = {
 	.blkno = PR_DIR_BAD_BLKNO,
 	.uuid = PR_DIR_BAD_UUID,
 	.owner = PR_DIR_BAD_OWNER,
+	.lsn = PR_DIR_BAD_LSN,
 };
 
 bool dir3_dahdr_check(const struct dir_blk *b, uint16_t want,

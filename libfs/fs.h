@@ -57,6 +57,12 @@ static inline bool fs_uuid_ok(const struct fs *fs, const xfs_uuid_t *u)
 	return !memcmp(u, &fs->geo.meta_uuid, sizeof(*u));
 }
 
+/* geom_lsn_plausible() of the filesystem's geometry. */
+static inline bool fs_lsn_plausible(const struct fs *fs, xfs_lsn_t lsn)
+{
+	return geom_lsn_plausible(&fs->geo, lsn);
+}
+
 /* Buffer ops of the superblock (primary and secondaries). */
 extern const struct buf_ops sb_buf_ops;
 

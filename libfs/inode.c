@@ -300,6 +300,9 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 		BAD(INODE_BAD_INO, "v3.inumber", ino, get_be64(d->di_ino));
 	if (!fs_uuid_ok(fs, &d->di_uuid))
 		BADF(INODE_BAD_UUID, "v3.uuid", 0);
+	if (!fs_lsn_plausible(fs, (xfs_lsn_t)get_be64(d->di_lsn)))
+		fs_report_found(fl, PR_INODE_BAD_LSN, &o, "v3.lsn",
+				get_be64(d->di_lsn));	/* a warning */
 
 	if (inode_decode(g, ino, raw, ip))
 		return errs;

@@ -72,6 +72,7 @@ cases() {
 	block: stale count|base|$B|0|-d btail.stale 3|DIR_LEAF_BAD_STALE
 	block: leaf count|base|$B|0|-d btail.count 4000|DIR_LEAF_BAD_COUNT
 	block: size|base|$B|-|-d core.size 8192|DIR_BAD_SIZE
+	block: LSN past the log|base|$B|0|-d bhdr.hdr.lsn 0x1fffffff0|DIR_BAD_LSN
 	block: duplicate name|base|$B|0|-d bu[3].name "file1"|DIR_DUP_NAME
 	block: name with a slash|base|$B|0|-d bu[3].name "fi/e2"|DIR_BAD_NAME
 	leaf: duplicate name in another block|base|$L|1|-d du[0].name "file_100"|DIR_DUP_NAME
@@ -80,12 +81,14 @@ cases() {
 	data: name length past the block|base|$L|0|-d du[$LAST].namelen 255|DIR_ENTRY_OVERRUN
 	data: inode number past the end|base|$L|1|-d du[2].inumber 0x7fffffffffff|DIR_BAD_INO
 	data: bestfree|base|$L|1|-d dhdr.bestfree[0].length 0x8|DIR_BAD_BESTFREE
+	data: LSN past the log|base|$L|1|-d dhdr.hdr.lsn 0x1fffffff0|DIR_BAD_LSN
 	leaf1: magic|base|$L|8388608|-d lhdr.info.hdr.magic 0x3dff|DIR_BAD_MAGIC
 	leaf1: CRC|base|$L|8388608|-c lhdr.info.lsn 7|DIR_BAD_CRC
 	leaf1: hash out of order|base|$L|8388608|-d lents[3].hashval 0xfffffff0|DIR_LEAF_HASH_ORDER
 	leaf1: bests|base|$L|8388608|-d lbests[1] 0x20|DIR_LEAF_BAD_BESTS
 	leaf1: address to nowhere|base|$L|8388608|-d lents[5].address 0x3|DIR_LEAF_BAD_ADDR
 	leaf1: stale count|base|$L|8388608|-d lhdr.stale 2|DIR_LEAF_BAD_STALE
+	leaf1: LSN of cycle 0|base|$L|8388608|-d lhdr.info.lsn 0x10|DIR_BAD_LSN
 	node: magic|base|$N|8388608|-d nhdr.info.hdr.magic 0x1234|DA_BAD_MAGIC
 	node: CRC|base|$N|8388608|-c nhdr.info.lsn 7|DA_BAD_CRC
 	node: hash out of order|base|$N|8388608|-d nbtree[0].hashval 0xfffffff0|DA_HASH_ORDER
@@ -93,15 +96,18 @@ cases() {
 	node: pointer outside the leaf space|base|$N|8388608|-d nbtree[1].before 5|DA_BAD_PTR
 	node: pointer to a hole|base|$N|8388608|-d nbtree[1].before 8390000|DA_HOLE
 	node: count|base|$N|8388608|-d nhdr.count 0|DA_BAD_COUNT
+	node: LSN past the log|base|$N|8388608|-d nhdr.info.lsn 0x1fffffff0|DA_BAD_LSN
 	leafn: CRC|base|$N|8388609|-c lhdr.info.lsn 7|DIR_BAD_CRC
 	leafn: hash out of order|base|$N|8388609|-d lents[3].hashval 0xfffffff0|DIR_LEAF_HASH_ORDER
 	leafn: sibling|base|$N|8388609|-d lhdr.info.hdr.forw 8388609|DA_BAD_SIBLING
 	leafn: owner|base|$N|8388609|-d lhdr.info.owner 128|DIR_BAD_OWNER
+	leafn: LSN past the log|base|$N|8388609|-d lhdr.info.lsn 0x1fffffff0|DIR_BAD_LSN
 	free: magic|base|$N|16777216|-d fhdr.hdr.magic 0x58444433|DIR_BAD_MAGIC
 	free: CRC|base|$N|16777216|-c fhdr.hdr.lsn 7|DIR_BAD_CRC
 	free: nused|base|$N|16777216|-d fhdr.nused 99|DIR_FREE_BAD_NUSED
 	free: best|base|$N|16777216|-d fbests[1] 0x20|DIR_FREE_BAD_BEST
 	free: firstdb|base|$N|16777216|-d fhdr.firstdb 7|DIR_FREE_BAD_FIRSTDB
+	free: LSN past the log|base|$N|16777216|-d fhdr.hdr.lsn 0x1fffffff0|DIR_BAD_LSN
 	node data: bestfree|base|$N|2|-d dhdr.bestfree[0].length 0x8|DIR_BAD_BESTFREE
 	node data: inode number past the end|base|$N|3|-d du[4].inumber 0x7fffffffffff|DIR_BAD_INO
 	map: block-form block only partly mapped|b16|$B16|-|-d u3.bmx[0].blockcount 2|DIR_PARTIAL_BLOCK

@@ -5,7 +5,10 @@
 # recomputed (write -d), or with the checksum left stale (write -c) --
 # and attr_iterate() names that problem, through attrdump and through
 # walkfs: exit 1, the expected problem code, never a crash (the ASan build
-# runs this too).  The undamaged image has no finding.
+# runs this too).  The undamaged image has no finding (its remote value
+# blocks carry the LSN the kernel gives them, all ones: "never logged").
+# An LSN of 0x1fffffff0 (cycle 1, block 0xfffffff0) points past the end of
+# the log: impossible.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/attr-populate.sh"
 need_loop
@@ -156,6 +159,8 @@ case_ ATTR_LEAF_BAD_NAMEIDX "leaf name offset past the block" $I \
 	-c "inode $I" -c "ablock 0" -c "write -d entries[2].nameidx 5000"
 case_ ATTR_INCOMPLETE "leaf entry INCOMPLETE" $I \
 	-c "inode $I" -c "ablock 0" -c "write -d entries[1].incomplete 1"
+case_ ATTR_LEAF_BAD_LSN "leaf LSN past the log" $I \
+	-c "inode $I" -c "ablock 0" -c "write -d hdr.info.lsn 0x1fffffff0"
 
 # the name nearest the end of the block gets a length that runs past it
 last=$(db "inode $I" "ablock 0" "p entries" |
@@ -190,6 +195,10 @@ case_ ATTR_RMT_BAD_OFFSET "remote block offset" $I \
 	-c "inode $I" -c "ablock $((vob + 1))" -c "write -d hdr.offset 0"
 case_ ATTR_RMT_BAD_BYTES "remote block byte count" $I \
 	-c "inode $I" -c "ablock $((vob + 1))" -c "write -d hdr.bytes 4040"
+case_ ATTR_RMT_BAD_LSN "remote block LSN past the log" $I \
+	-c "inode $I" -c "ablock $((v64 + 2))" -c "write -d hdr.lsn 0x1fffffff0"
+case_ ATTR_RMT_BAD_LSN "remote block LSN of cycle 0" $I \
+	-c "inode $I" -c "ablock $((vob + 1))" -c "write -d hdr.lsn 0x10"
 case_ ATTR_RMT_BAD_VALUEBLK "remote value not mapped" $I \
 	-c "inode $I" -c "ablock 0" -c "write -d nvlist[$k64].valueblk 5000"
 case_ ATTR_RMT_BAD_VALUELEN "remote value longer than 64 KiB" $I \
@@ -206,12 +215,16 @@ case_ DA_BAD_CRC "node CRC" $I \
 	-c "inode $I" -c "ablock 0" -c "write -c hdr.info.lsn 0x99"
 case_ DA_BAD_HASHVAL "node hash disagrees with its leaf" $I \
 	-c "inode $I" -c "ablock 0" -c "write -d btree[1].hashval 0x10"
+case_ DA_BAD_LSN "node LSN past the log" $I \
+	-c "inode $I" -c "ablock 0" -c "write -d hdr.info.lsn 0x1fffffff0"
 case_ ATTR_LEAF_BAD_CRC "leaf of a node, CRC" $I \
 	-c "inode $I" -c "ablock $child" -c "write -c hdr.info.lsn 0x1234"
 case_ ATTR_LEAF_HASH_ORDER "leaf of a node, hashes out of order" $I \
 	-c "inode $I" -c "ablock $child" -c "write -d entries[0].hashval 0xfffffff0"
 case_ ATTR_LEAF_BAD_OWNER "leaf of a node, owner" $I \
 	-c "inode $I" -c "ablock $child" -c "write -d hdr.info.owner 1"
+case_ ATTR_LEAF_BAD_LSN "leaf of a node, LSN past the log" $I \
+	-c "inode $I" -c "ablock $child" -c "write -d hdr.info.lsn 0x1fffffff0"
 case_ DA_BAD_MAGIC "leaf of a node, magic" $I \
 	-c "inode $I" -c "ablock $child" -c "write -d hdr.info.hdr.magic 0x3bef"
 done_testing
