@@ -6,7 +6,10 @@
  * dirty log is reported and the check goes on; without -n the run stops
  * with exit 2 and the reference's advice, before anything else happens.
  * At the end, the highest LSN seen in metadata must be behind the log
- * head (else the reference says it would reformat the log).
+ * head (else the reference says it would reformat the log).  That is the
+ * reference's only rule about metadata LSNs: it holds no block's LSN
+ * against it otherwise, so libfs's *_BAD_LSN findings are only notes
+ * (messages.def).
  *
  * What it leaves: r->log_head_cycle/_block (0:0 if no head was found)
  * for that last check.  rp_note_lsn() may be called from any thread.
@@ -18,14 +21,25 @@
 #include "log.h"
 #include "repair.h"
 
-static _Atomic uint64_t max_lsn;
+/*
+ * LSNs order as (cycle, block), and the reference keeps both halves in C
+ * ints: one with its top bit set is negative, below every real one (a
+ * block LSN of 1:0xfffffff0 is not ahead of a log at 1:2209).  With both
+ * top bits flipped, that order is the order of unsigned 64-bit numbers,
+ * which an atomic maximum can keep.
+ */
+#define LSN_SIGN_BITS	0x8000000080000000ull
+
+static _Atomic uint64_t max_key = LSN_SIGN_BITS;	/* 0:0 */
 
 void rp_note_lsn(xfs_lsn_t lsn)
 {
-	uint64_t v = (uint64_t)lsn, cur = atomic_load(&max_lsn);
+	uint64_t key = (uint64_t)lsn ^ LSN_SIGN_BITS;
+	uint64_t cur = atomic_load(&max_key);
 
-	/* LSNs order as (cycle, block): as unsigned 64-bit numbers */
-	while (v > cur && !atomic_compare_exchange_weak(&max_lsn, &cur, v))
+	if (lsn == NULLCOMMITLSN)
+		return;		/* never logged: the reference skips it too */
+	while (key > cur && !atomic_compare_exchange_weak(&max_key, &cur, key))
 		;
 }
 
@@ -87,17 +101,19 @@ out:
 
 void rp_check_max_lsn(struct repair *r)
 {
-	xfs_lsn_t m = (xfs_lsn_t)atomic_load(&max_lsn);
-	uint32_t mc = lsn_cycle(m), mb = lsn_block(m);
+	xfs_lsn_t m = (xfs_lsn_t)(atomic_load(&max_key) ^ LSN_SIGN_BITS);
+	int64_t mc = (int32_t)lsn_cycle(m), mb = (int32_t)lsn_block(m);
 	struct rp_args a = RP_ARGS_INIT(OBJ_LOG);
 
-	if (mc < r->log_head_cycle ||
-	    (mc == r->log_head_cycle && mb < r->log_head_block))
+	if (mc < (int64_t)r->log_head_cycle ||
+	    (mc == (int64_t)r->log_head_cycle &&
+	     mb < (int64_t)r->log_head_block))
 		return;
-	a.found = mc;
-	a.expected = mb;
+	a.found = (uint64_t)mc;
+	a.expected = (uint64_t)mb;
 	a.v2 = r->log_head_cycle;
 	a.v3 = r->log_head_block;
-	a.obj.index = (uint64_t)mc + 3;
+	/* the reference adds 3 in an int: the cycle it names may wrap */
+	a.obj.index = (uint64_t)(int64_t)(int32_t)(lsn_cycle(m) + 3u);
 	rp_say(NULL, PR_RP_LOG_LSN_AHEAD, &a);
 }

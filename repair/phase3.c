@@ -785,7 +785,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool suspect = false;
 	xfs_fsblock_t empty_leaf;
 
-	rp_note_lsn((xfs_lsn_t)get_be64(d->di_lsn));
+	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (discovered) {
 		/* no inobt to disagree with: the disk says what is free */
 		if (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode) {
