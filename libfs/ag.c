@@ -226,6 +226,7 @@ unsigned agf_verify(struct fs *fs, xfs_agnumber_t agno, const void *raw,
 		fs_report(fl, PR_AGF_BAD_UUID, &o, "uuid");
 		errs++;
 	}
+	fs_saw_lsn(fs, a->lsn);
 	if (!fs_lsn_plausible(fs, a->lsn))	/* a warning: not counted */
 		fs_report_found(fl, PR_AGF_BAD_LSN, &o, "lsn",
 				(uint64_t)a->lsn);
@@ -321,6 +322,7 @@ unsigned agi_verify(struct fs *fs, xfs_agnumber_t agno, const void *raw,
 		fs_report(fl, PR_AGI_BAD_UUID, &o, "uuid");
 		errs++;
 	}
+	fs_saw_lsn(fs, a->lsn);
 	if (!fs_lsn_plausible(fs, a->lsn))	/* a warning: not counted */
 		fs_report_found(fl, PR_AGI_BAD_LSN, &o, "lsn",
 				(uint64_t)a->lsn);
@@ -405,6 +407,7 @@ unsigned agfl_verify(struct fs *fs, xfs_agnumber_t agno, const void *raw,
 		fs_report(fl, PR_AGFL_BAD_UUID, &o, "uuid");
 		errs++;
 	}
+	fs_saw_lsn(fs, agfl.lsn);
 	if (!fs_lsn_plausible(fs, agfl.lsn))	/* a warning: not counted */
 		fs_report_found(fl, PR_AGFL_BAD_LSN, &o, "lsn",
 				(uint64_t)agfl.lsn);

@@ -323,6 +323,9 @@ static int tree_leaf(struct dabtree *t, xfs_dablk_t blk, struct fs_buf *bp,
 		return 0;
 	ret = attr_leaf_check(&t->fs->geo, t->ip->ino, blk, bp->daddr,
 			      bp->data, leaf_entry, w, w->fl, &info);
+	if (info.magic_ok)
+		fs_saw_lsn(t->fs, (xfs_lsn_t)get_be64(
+			((const struct xfs_da3_blkinfo *)bp->data)->lsn));
 	li->count = info.nhashes;
 	li->first = info.first;
 	li->last = info.last;

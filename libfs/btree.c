@@ -215,6 +215,7 @@ void btree_sblock_verify(void *ctx, struct fs_buf *bp, struct fs_findings *fl,
 	if (get_be32(b->bb_owner) != agno)
 		fs_report_val(fl, PR_BTREE_BAD_OWNER, &o, "owner", agno,
 			      get_be32(b->bb_owner));
+	fs_saw_lsn(fs, (xfs_lsn_t)get_be64(b->bb_lsn));
 	if (!fs_lsn_plausible(fs, (xfs_lsn_t)get_be64(b->bb_lsn)))
 		fs_report_found(fl, PR_BTREE_BAD_LSN, &o, "lsn",
 				get_be64(b->bb_lsn));
@@ -275,6 +276,7 @@ void btree_lblock_verify(void *ctx, struct fs_buf *bp, struct fs_findings *fl,
 	if (get_be64(b->bb_blkno) != bp->daddr)
 		fs_report_val(fl, PR_BTREE_BAD_BLKNO, &o, "bno", bp->daddr,
 			      get_be64(b->bb_blkno));
+	fs_saw_lsn(fs, (xfs_lsn_t)get_be64(b->bb_lsn));
 	if (!fs_lsn_plausible(fs, (xfs_lsn_t)get_be64(b->bb_lsn)))
 		fs_report_found(fl, PR_BTREE_BAD_LSN, &o, "lsn",
 				get_be64(b->bb_lsn));

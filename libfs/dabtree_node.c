@@ -130,6 +130,11 @@ static void da3_node_buf_verify(void *ctx, struct fs_buf *bp,
 	o.daddr = bp->daddr;
 	da3_node_check(&fs->geo, bp->data, bp->len, bp->daddr, NULLFSINO, &o,
 		       fl);
+	if (bp->len >= sizeof(struct xfs_da3_node_hdr) &&
+	    get_be16(((const struct xfs_da3_blkinfo *)bp->data)->magic) ==
+	    XFS_DA3_NODE_MAGIC)
+		fs_saw_lsn(fs, (xfs_lsn_t)get_be64(
+			((const struct xfs_da3_blkinfo *)bp->data)->lsn));
 }
 
 const struct buf_ops da3_node_buf_ops = {

@@ -145,7 +145,9 @@ static void fn(void *ctx, struct fs_buf *bp, struct fs_findings *fl) \
 	if (bp->len < ((struct fs *)ctx)->geo.dirblksize) \
 		return; \
 	dir_buf_blk(ctx, bp, &b); \
-	dir3_hdr_check(&b, want, fl, &n); \
+	if (dir3_hdr_check(&b, want, fl, &n)) \
+		fs_saw_lsn(ctx, (xfs_lsn_t)get_be64( \
+			((const struct xfs_dir3_blk_hdr *)bp->data)->lsn)); \
 }
 DIR_HDR_VERIFIER(dir3_block_verify, XFS_DIR3_BLOCK_MAGIC)
 DIR_HDR_VERIFIER(dir3_data_verify, XFS_DIR3_DATA_MAGIC)
@@ -160,7 +162,9 @@ static void fn(void *ctx, struct fs_buf *bp, struct fs_findings *fl) \
 	if (bp->len < ((struct fs *)ctx)->geo.dirblksize) \
 		return; \
 	dir_buf_blk(ctx, bp, &b); \
-	dir3_dahdr_check(&b, want, fl, &n); \
+	if (dir3_dahdr_check(&b, want, fl, &n)) \
+		fs_saw_lsn(ctx, (xfs_lsn_t)get_be64( \
+			((const struct xfs_da3_blkinfo *)bp->data)->lsn)); \
 }
 DIR_DAHDR_VERIFIER(dir3_leaf1_verify, XFS_DIR3_LEAF1_MAGIC)
 DIR_DAHDR_VERIFIER(dir3_leafn_verify, XFS_DIR3_LEAFN_MAGIC)

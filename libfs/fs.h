@@ -31,6 +31,15 @@ struct fs {
 	struct fs_geom	geo;
 	unsigned	flags;
 	bool		sb_ok;		/* primary passed sb_verify */
+	/*
+	 * If set, told the LSN of each block whose LSN counts toward
+	 * xfs_repair's "metadata ahead of the log" rule, when a check has
+	 * found its magic right: AG headers, AG and bmap btree blocks,
+	 * directory and dabtree blocks, attribute leaves and remote symlink
+	 * blocks -- not inodes, nor remote attribute values, which the
+	 * reference leaves out.  Called from any thread.
+	 */
+	void		(*lsn_seen)(xfs_lsn_t lsn);
 };
 
 int fs_open(const char *path, unsigned flags, struct fs **fsp,
@@ -55,6 +64,13 @@ int fs_read_agblocks(struct fs *fs, xfs_agnumber_t agno, xfs_agblock_t agbno,
 static inline bool fs_uuid_ok(const struct fs *fs, const xfs_uuid_t *u)
 {
 	return !memcmp(u, &fs->geo.meta_uuid, sizeof(*u));
+}
+
+/* Tell fs->lsn_seen, if anyone listens, of a block's LSN. */
+static inline void fs_saw_lsn(const struct fs *fs, xfs_lsn_t lsn)
+{
+	if (fs->lsn_seen)
+		fs->lsn_seen(lsn);
 }
 
 /* geom_lsn_plausible() of the filesystem's geometry. */

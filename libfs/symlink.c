@@ -39,6 +39,7 @@ static void symlink_verify(void *ctx, struct fs_buf *bp, struct fs_findings *fl)
 	if (get_be64(h->sl_blkno) != bp->daddr)
 		fs_report_val(fl, PR_SYMLINK_BAD_BLKNO, &o, "bno", bp->daddr,
 			      get_be64(h->sl_blkno));
+	fs_saw_lsn(fs, (xfs_lsn_t)get_be64(h->sl_lsn));
 	if (!fs_lsn_plausible(fs, (xfs_lsn_t)get_be64(h->sl_lsn)))
 		fs_report_found(fl, PR_SYMLINK_BAD_LSN, &o, "lsn",
 				get_be64(h->sl_lsn));

@@ -44,18 +44,9 @@ static int tree_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
 {
 	struct scan *s = priv;
 
-	struct fs_buf *bp;
-
 	(void)level;
 	if (fsb_to_agno(&w->fs->geo, fsb) == s->agno)
 		claim(s, fsb_to_agbno(&w->fs->geo, fsb), 1, s->owner, 0);
-	/* the walk just read it: a cache hit, for its LSN */
-	if (!fs_read_blocks(w->fs, fsb, 1, NULL, NULL, &bp)) {
-		if (bp->len >= XFS_BTREE_SBLOCK_CRC_LEN)
-			rp_note_lsn((xfs_lsn_t)get_be64(((const struct
-					xfs_btree_sblock *)bp->data)->bb_lsn));
-		buf_release(bp);
-	}
 	return 0;
 }
 
@@ -220,7 +211,6 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 
 	if (ag->sum.agf_ok && !ag_read_agf(fs, agno, NULL, &bp, &agf)) {
 		buf_release(bp);
-		rp_note_lsn(agf.lsn);
 		agf_btree_root(&agf, agno, BT_BNO, &root);
 		walk(&s, &root, XFS_RMAP_OWN_AG, free_rec, &ag->bno_walked);
 		agf_btree_root(&agf, agno, BT_CNT, &root);
@@ -242,7 +232,6 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 	}
 	if (ag->sum.agi_ok && !ag_read_agi(fs, agno, NULL, &bp, &agi)) {
 		buf_release(bp);
-		rp_note_lsn(agi.lsn);
 		memcpy(ag->unlinked, agi.unlinked, sizeof(ag->unlinked));
 		agi_btree_root(&agi, agno, BT_INO, &root);
 		walk(&s, &root, XFS_RMAP_OWN_INOBT, inobt_rec, &ag->ino_walked);

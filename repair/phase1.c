@@ -555,6 +555,8 @@ int phase1(struct repair *r)
 		rp_fatal(r, "cannot open %s: %s\n", r->o.device, strerror(-err));
 	fs_set_sb(r->fs, &sb);
 	r->fs->sb_ok = true;
+	/* every block LSN libfs's checks meet, for rp_check_max_lsn() */
+	r->fs->lsn_seen = rp_note_lsn;
 	/* the superblock's LSN is the log's to set: not held against it */
 	r->fs->logdev = logdev;
 	r->fs->rtdev = rtdev;

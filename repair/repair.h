@@ -105,8 +105,9 @@ struct repair {
 
 /* logcheck.c: the log is clean, or what to say and do when it is not. */
 void rp_check_log(struct repair *r);
-/* Remember the LSN of a piece of metadata; the highest must be behind
- * the log head (rp_check_max_lsn, at the end of the run). */
+/* Remember the LSN of a piece of metadata (libfs tells it through
+ * fs->lsn_seen); the highest must be behind the log head
+ * (rp_check_max_lsn, at the end of the run). */
 void rp_note_lsn(xfs_lsn_t lsn);
 void rp_check_max_lsn(struct repair *r);
 
