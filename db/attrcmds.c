@@ -477,8 +477,9 @@ static int blk_read(xfs_daddr_t daddr, uint8_t *out)
 
 /*
  * Read fork block b of inode ino and check it whole before anything is
- * built on it: an attr3 leaf (attr_leaf_check: no finding at all) or a
- * da3 node.  Returns the magic, or 0 if the block is not sound.
+ * built on it: an attr3 leaf (attr_leaf_check: no error; a warning such
+ * as an implausible LSN leaves the block usable, as the kernel takes it)
+ * or a da3 node.  Returns the magic, or 0 if the block is not sound.
  */
 static unsigned fork_blk_read(const struct afx *x, xfs_ino_t ino,
 			      xfs_dablk_t b, uint8_t *buf)
@@ -500,7 +501,7 @@ static unsigned fork_blk_read(const struct afx *x, xfs_ino_t ino,
 	findings_init(&fl);
 	if (magic == XFS_ATTR3_LEAF_MAGIC) {
 		attr_leaf_check(g, ino, b, d, buf, NULL, NULL, &fl, &info);
-		bad = !info.magic_ok || info.nerr || fl.n;
+		bad = !info.magic_ok || info.nerr || fl.nerrors;
 	} else if (magic == XFS_DA3_NODE_MAGIC) {
 		o.ino = ino;
 		o.daddr = d;
