@@ -2004,6 +2004,9 @@ static bool rec_sparse(const struct ck *c, const uint8_t *r, unsigned ioff)
 		(1u << (ioff / XFS_INODES_PER_HOLEMASK_BIT)));
 }
 
+/* What an inode slot past the end of its cluster reads as. */
+static const uint8_t zero_inode[1u << XFS_DINODE_MAX_LOG];
+
 static void scanfunc_ino(struct ck *c, const uint8_t *b, unsigned level,
 			 xfs_agblock_t bno, bool isroot, unsigned depth)
 {
@@ -2054,10 +2057,18 @@ static void scanfunc_ino(struct ck *c, const uint8_t *b, unsigned level,
 
 				if (isfree)
 					nfree++;
-				if (di)
-					process_inode(c, agino_to_ino(g, c->agno,
-								      agino + ioff + j),
-						      di, isfree);
+				/*
+				 * A misaligned record puts its last inodes
+				 * past the cluster: the reference reads on
+				 * past its buffer and finds zeroes there
+				 * ("bad magic number 0"); so do we, without
+				 * the overrun.
+				 */
+				if (!di)
+					di = zero_inode;
+				process_inode(c, agino_to_ino(g, c->agno,
+							      agino + ioff + j),
+					      di, isfree);
 			}
 			buf_release(bp);
 		}
