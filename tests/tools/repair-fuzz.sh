@@ -17,7 +17,8 @@
 #       image object field verb before after ref_rc our_rc verdict our_codes
 #     verdict: same | MISMATCH | CRASH (ours exit >= 128, not a timeout)
 #     | HANG (timeout) | SAN (sanitizer report) | REFCRASH | REFHANG
-#     | NOOP (the fuzz changed nothing; repair not run) | DBFAIL.
+#     | NOOP (the fuzz changed nothing; repair not run) | DBFAIL
+#     | DBHANG (the reference xfs_db itself hung on the damaged object).
 #   - keeps both outputs (and our findings file) of every run that was not
 #     NOOP/DBFAIL in the keep directory, as IMAGE.OBJECT.FIELD.VERB.{ref,ours,found}.
 #
@@ -37,6 +38,7 @@
 #                    triples (chosen by a hash; default 1 = all)
 #   -k DIR           keep the outputs there (default: none kept)
 #   -t SECONDS       timeout of each repair run (default 60)
+#   -R FILE          resume: skip the runs FILE (an earlier output) holds
 #   -l               only list "image object field navigation" lines
 #                    (the xfs_db commands that reach each object), run nothing
 # Environment: XK_REPAIR (default BUILDDIR/repair/xfs_repair), TMPDIR
@@ -54,8 +56,8 @@ set -u
 images="std plain"
 obj_re="" field_re=""
 verbs="zeroes ones firstbit middlebit lastbit add sub"
-sample=1 keep="" tmo=60 list_only=""
-while getopts "i:O:F:V:s:k:t:l" o; do
+sample=1 keep="" tmo=60 list_only="" resume=""
+while getopts "i:O:F:V:s:k:t:R:l" o; do
 	case $o in
 	i) images=$OPTARG ;;
 	O) obj_re=$OPTARG ;;
@@ -64,6 +66,7 @@ while getopts "i:O:F:V:s:k:t:l" o; do
 	s) sample=$OPTARG ;;
 	k) keep=$OPTARG ;;
 	t) tmo=$OPTARG ;;
+	R) resume=$OPTARG ;;
 	l) list_only=1 ;;
 	*) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
 	esac
@@ -94,7 +97,7 @@ db() {
 	for c in $cmds; do args+=(-c "${c# }"); done
 	set +f
 	IFS=' '
-	"$REF_DB" "$@" "${args[@]}" "$img" 2>&1
+	timeout 30 "$REF_DB" "$@" "${args[@]}" "$img" 2>&1
 }
 
 # objects IMAGE IMG: "name<TAB>navigation<TAB>extra array indices" lines.
@@ -240,16 +243,24 @@ for n in $images; do
 			fi
 			for verb in $verbs; do
 				pick "$n $obj $field $verb" || continue
+				[ -z "$resume" ] || ! grep -qF "$(printf '%s\t' "$n" "$obj" "$field" "$verb")" "$resume" ||
+					continue
 				img="$W/x.img"
 				rp_copy "$src" "$img" || exit 1
-				db "$img" "$nav; print $field; fuzz -d $field $verb; print $field" -x \
+				# (fuzz prints the new value itself: a second print may loop
+				# forever in the reference xfs_db, e.g. on a directory free
+				# entry of length 0)
+				db "$img" "$nav; print $field; fuzz -d $field $verb" -x \
 					> "$W/db.out"
+				dbrc=$?
 				before=$(val "$field" < "$W/db.out" | head -n 1)
 				after=$(val "$field" < "$W/db.out" | tail -n 1)
 				refrc=- ourrc=- codes=""
 				# (a field may print empty, e.g. an all-null AGI unlinked slot:
 				# then the fuzz is assumed to have changed it)
-				if ! awk -v f="$field = " 'index($0, f) == 1 { x = 1 } END { exit !x }' "$W/db.out" ||
+				if [ "$dbrc" = 124 ]; then
+					verdict=DBHANG
+				elif ! awk -v f="$field = " 'index($0, f) == 1 { x = 1 } END { exit !x }' "$W/db.out" ||
 					grep -qiE '^(usage|bad fuzz|unable|unknown|field .* not found)' "$W/db.out"; then
 					verdict=DBFAIL
 				elif [ -n "$before" ] && [ "$before" = "$after" ]; then
