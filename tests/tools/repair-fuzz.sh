@@ -261,7 +261,7 @@ for n in $images; do
 				if [ "$dbrc" = 124 ]; then
 					verdict=DBHANG
 				elif ! awk -v f="$field = " 'index($0, f) == 1 { x = 1 } END { exit !x }' "$W/db.out" ||
-					grep -qiE '^(usage|bad fuzz|unable|unknown|field .* not found)' "$W/db.out"; then
+					grep -qiE '^(usage|bad fuzz|unable to fuzz|parsing error|field .* not found)' "$W/db.out"; then
 					verdict=DBFAIL
 				elif [ -n "$before" ] && [ "$before" = "$after" ]; then
 					verdict=NOOP
