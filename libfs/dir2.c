@@ -256,7 +256,9 @@ static int rec_add(struct dir_ctx *c, const struct dir_blk *b,
 	r->name_off = (uint32_t)c->nnames;
 	r->namelen = (uint8_t)e->namelen;
 	r->refs = 0;
-	memcpy(c->names + c->nnames, e->name, e->namelen);
+	/* a damaged entry may have no name, and names no buffer yet */
+	if (e->namelen)
+		memcpy(c->names + c->nnames, e->name, e->namelen);
 	c->nnames += e->namelen;
 	return 0;
 }

@@ -160,12 +160,24 @@ static int data_body(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
 		}
 		prev_free = false;
 
-		/* an entry: inumber, namelen, name, [ftype], tag */
+		/*
+		 * An entry: inumber, namelen, name, [ftype], tag.  The 8
+		 * bytes checked above are the inumber; namelen may be past
+		 * the end.
+		 */
 		struct dir_dent e;
-		unsigned namelen = d[p + 8];
-		uint32_t esize = dir2_data_entsize(g->has_ftype, namelen);
+		unsigned namelen;
+		uint32_t esize;
 		bool usable = true;
 
+		if (end - p < 9) {
+			fs_report_found(fl, PR_DIR_ENTRY_OVERRUN, &o, NULL,
+					end - p);
+			info->nerr++;
+			break;
+		}
+		namelen = d[p + 8];
+		esize = dir2_data_entsize(g->has_ftype, namelen);
 		if (esize > end - p) {
 			fs_report_val(fl, PR_DIR_ENTRY_OVERRUN, &o, "namelen",
 				      end - p, esize);

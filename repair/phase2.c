@@ -392,8 +392,9 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 					(nruns + 2) * sizeof(*nv));
 			int side = f->code == PR_CNTBT_EXTRA_EXTENT;
 
-			if (nv && f->found) {
+			if (nv)
 				runs = nv;
+			if (nv && f->found) {
 				runs[nruns++] = (struct fsrun){ f->expected, 1,
 								side };
 				runs[nruns++] = (struct fsrun){
