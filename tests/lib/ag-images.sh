@@ -116,13 +116,8 @@ ag_deep_image() {
 	_key=$({ cat "$AG_LIB"; "$REF_MKFS" -V 2>/dev/null; } |
 		sha256sum | cut -c1-16)
 	_base="$AG_CACHE/deep-$_key"
-	if [ ! -f "$_base.img" ]; then
-		mkdir -p "$AG_CACHE" || return 1
-		(
-			flock 9 || exit 1
-			[ -f "$_base.img" ] || _ag_build_deep "$_base"
-		) 9> "$AG_CACHE/deep.lock" || return 1
-	fi
+	cache_once "$_base.img" "$AG_CACHE/deep.lock" "" \
+		_ag_build_deep "$_base" || return 1
 	echo "$_base.img"
 }
 

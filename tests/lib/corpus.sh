@@ -197,13 +197,8 @@ _corpus_failed() {
 # _corpus_ready NAME: build NAME if needed (under its lock); print BASE.
 _corpus_ready() {
 	_base=$(_corpus_base "$1") || return 1
-	if [ ! -f "$_base.list" ]; then
-		mkdir -p "$CORPUS_CACHE" || return 1
-		(
-			flock 9 || exit 1
-			[ -f "$_base.list" ] || _corpus_build "$1" "$_base"
-		) 9> "$CORPUS_CACHE/$1.lock" || return 1
-	fi
+	cache_once "$_base.list" "$CORPUS_CACHE/$1.lock" "" \
+		_corpus_build "$1" "$_base" || return 1
 	echo "$_base"
 }
 

@@ -148,15 +148,8 @@ _rp_build() {
 
 rp_image() {
 	_base=$(_rp_base "$1") || return 1
-	if [ ! -f "$_base.ino" ]; then
-		mkdir -p "$RP_CACHE" || return 1
-		(
-			flock 9 || exit 1
-			[ -f "$_base.ino" ] || _rp_build "$1" "$_base" ||
-				{ echo "repair-images: building $1 failed:" >&2;
-				  tail -n 20 "$_base.log" >&2; exit 1; }
-		) 9> "$RP_CACHE/$1.lock" || return 1
-	fi
+	cache_once "$_base.ino" "$RP_CACHE/$1.lock" "$_base.log" \
+		_rp_build "$1" "$_base" || return 1
 	echo "$_base.img"
 }
 

@@ -212,18 +212,8 @@ _sparse_ready() {
 		cat "$SPARSE_LIB" "$SPARSE_KLIST"
 	} | sha256sum | cut -c1-16)
 	_base="$AG_CACHE/sparse-$1-$_key"
-	if [ ! -f "$_base.list" ]; then
-		mkdir -p "$AG_CACHE" || return 1
-		(
-			flock 9 || exit 1
-			[ -f "$_base.list" ] && exit 0
-			_sparse_build "$1" "$_base" && exit 0
-			echo "sparse-images: $1: the build failed; the end of" \
-				"$_base.log:" >&2
-			tail -n 10 "$_base.log" | sed 's/^/  /' >&2
-			exit 1
-		) 9> "$AG_CACHE/sparse-$1.lock" || return 1
-	fi
+	cache_once "$_base.list" "$AG_CACHE/sparse-$1.lock" "$_base.log" \
+		_sparse_build "$1" "$_base" || return 1
 	echo "$_base"
 }
 

@@ -23,6 +23,27 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}exitcode=99"
 UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}halt_on_error=1:exitcode=99:print_stacktrace=1"
 export ASAN_OPTIONS UBSAN_OPTIONS
 
+# cache_once DONE LOCK LOG CMD...: a cached test image, built once.  When
+# the file DONE is missing, take LOCK (tests running side by side build
+# each image once and wait for each other) and run CMD unless another
+# test made DONE meanwhile.  A failed build returns 1 and says so, with
+# the end of LOG, on stderr (LOG "": CMD says why itself).
+cache_once() {
+	_co_done=$1 _co_lock=$2 _co_log=$3
+	shift 3
+	[ -f "$_co_done" ] && return 0
+	mkdir -p "$(dirname "$_co_lock")" || return 1
+	(
+		flock 9 || exit 1
+		[ -f "$_co_done" ] && exit 0
+		"$@" && exit 0
+		[ -n "$_co_log" ] || exit 1
+		echo "building $(basename "$_co_done") failed; the end of $_co_log:" >&2
+		tail -n 20 "$_co_log" 2>/dev/null | sed 's/^/  /' >&2
+		exit 1
+	) 9> "$_co_lock"
+}
+
 # sanitizer_report FILE: true if FILE holds a sanitizer's report.
 sanitizer_report() {
 	grep -q -e 'Sanitizer' -e 'runtime error' "$1"
