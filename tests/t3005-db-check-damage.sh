@@ -19,11 +19,7 @@
 . "$top_srcdir/tests/lib/repair-images.sh"
 . "$top_srcdir/tests/lib/repair-cases.sh"
 
-need_root
-need_loop
-need_ref
-need_tool "$XK_DB"
-command -v setfattr > /dev/null || skip_all "setfattr not installed (apt-get install attr)"
+rp_need "$XK_DB"
 
 # A primary superblock with an impossible block size (1000): the
 # reference computes part of its geometry from it and walks different

@@ -17,11 +17,7 @@
 . "$top_srcdir/tests/lib/repair-images.sh"
 . "$top_srcdir/tests/lib/repair-cases.sh"
 
-need_root
-need_loop
-need_ref
-need_tool "$XK_REPAIR"
-command -v setfattr > /dev/null || skip_all "setfattr not installed (apt-get install attr)"
+rp_need "$XK_REPAIR"
 
 has_code() {
 	_code=${2%%@*}

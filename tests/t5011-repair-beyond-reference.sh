@@ -8,11 +8,7 @@
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/repair-images.sh"
 
-need_root
-need_loop
-need_ref
-need_tool "$XK_REPAIR"
-command -v setfattr > /dev/null || skip_all "setfattr not installed (apt-get install attr)"
+rp_need "$XK_REPAIR"
 
 src=$(rp_image std) || skip_all "cannot make the std image"
 plan 5

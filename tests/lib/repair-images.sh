@@ -146,6 +146,19 @@ _rp_build() {
 	mv "$_b.img.tmp" "$_b.img" && mv "$_b.ino.tmp" "$_b.ino"
 }
 
+# rp_need TOOL...: skip_all unless the images can be made here (root, a
+# loop device, the reference, setfattr) and each TOOL is built.
+rp_need() {
+	need_root
+	need_loop
+	need_ref
+	command -v setfattr > /dev/null ||
+		skip_all "setfattr not installed (apt-get install attr)"
+	for _t in "$@"; do
+		need_tool "$_t"
+	done
+}
+
 rp_image() {
 	_base=$(_rp_base "$1") || return 1
 	cache_once "$_base.ino" "$RP_CACHE/$1.lock" "$_base.log" \
