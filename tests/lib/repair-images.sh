@@ -56,8 +56,8 @@ _rp_populate() {
 	mkdir -p "$_d/deep/er/still"
 	echo nested > "$_d/deep/er/still/file"
 	: > "$_d/file_empty"
-	head -c 12288 /dev/urandom > "$_d/file_small"
-	head -c 4194304 /dev/urandom > "$_d/file_big"
+	noise 12288 1 > "$_d/file_small"
+	noise 4194304 2 > "$_d/file_big"
 	# every other block: one extent each, too many for the inode
 	_args=""
 	for i in $(seq 0 2 300); do _args="$_args -c \"pwrite -q $((i * 4096)) 4096\""; done

@@ -44,6 +44,16 @@ cache_once() {
 	) 9> "$_co_lock"
 }
 
+# noise BYTES SEED: BYTES of fixed pseudo-random data, the same for a SEED
+# on every run.  Test images take file data from here, not /dev/urandom:
+# a case that reads a data block as metadata (a damaged pointer, a wrong
+# AG size) then sees the same bytes, and prints the same, every time.
+noise() {
+	python3 -c 'import random, sys
+r = random.Random(int(sys.argv[2]))
+sys.stdout.buffer.write(r.randbytes(int(sys.argv[1])))' "$1" "$2"
+}
+
 # sanitizer_report FILE: true if FILE holds a sanitizer's report.
 sanitizer_report() {
 	grep -q -e 'Sanitizer' -e 'runtime error' "$1"
