@@ -114,6 +114,11 @@ static void findings_push(struct fs_findings *fl, const struct fs_finding *f)
 	pthread_mutex_unlock(&fl->lock);
 }
 
+void findings_add(struct fs_findings *fl, const struct fs_finding *f)
+{
+	findings_push(fl, f);
+}
+
 void findings_splice(struct fs_findings *dst, struct fs_findings *src)
 {
 	pthread_mutex_lock(&src->lock);

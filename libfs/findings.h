@@ -104,6 +104,8 @@ struct fs_findings {
 void findings_init(struct fs_findings *fl);
 void findings_free(struct fs_findings *fl);
 void findings_clear(struct fs_findings *fl);
+/* Append a copy of a finding (as made, with its flags). */
+void findings_add(struct fs_findings *fl, const struct fs_finding *f);
 /* Move every finding of src to the end of dst. */
 void findings_splice(struct fs_findings *dst, struct fs_findings *src);
 

@@ -376,8 +376,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			}
 		} else if (f->code == PR_AG_RMAP_STALE && f->field &&
 			   !strcmp(f->field, "owner inodes")) {
-			fs_report_val(&ag->deferred, f->code, &f->obj,
-				      f->field, f->expected, f->found);
+			findings_add(&ag->deferred, f);
 			continue;
 		} else if ((f->code == PR_AGF_FREEBLKS_MISMATCH &&
 			    ag->cnt_walked && f->found == ag->cnt_free) ||

@@ -326,7 +326,7 @@ static void log_code(enum fs_problem code, const struct rp_args *a)
 {
 	struct fs_finding f = {
 		.code = code,
-		.flags = FND_EXPECTED | FND_FOUND,
+		.flags = a->flags,
 		.obj = a->obj,
 		.field = a->field,
 		.expected = a->expected,
@@ -366,7 +366,7 @@ void rp_say(struct rp_out *o, enum fs_problem code, const struct rp_args *a)
 			.field = a->field,
 			.expected = a->expected,
 			.found = a->found,
-			.flags = FND_EXPECTED | FND_FOUND,
+			.flags = a->flags,
 		};
 
 		n = (size_t)finding_format(&f, small, sizeof(small) - 1);
@@ -401,6 +401,7 @@ void rp_finding(struct rp_out *o, const struct fs_finding *f)
 	a.found = f->found;
 	a.expected = f->expected;
 	a.field = f->field;
+	a.flags = f->flags;
 	rp_say(o, f->code, &a);
 }
 

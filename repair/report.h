@@ -64,10 +64,17 @@ struct rp_args {
 	uint64_t		found, expected, v2, v3;
 	const char		*field;
 	const char		*s1;
+	/*
+	 * FND_* bits: which of found and expected mean something where a
+	 * finding is printed in libfs's words (and in the findings file).
+	 * A libfs finding brings its own; repair's messages set both.
+	 */
+	unsigned		flags;
 };
 
 #define RP_ARGS_INIT(t) \
-	((struct rp_args){ .obj = OBJREF_INIT(t), .agbno = (uint64_t)-1 })
+	((struct rp_args){ .obj = OBJREF_INIT(t), .agbno = (uint64_t)-1, \
+			   .flags = FND_EXPECTED | FND_FOUND })
 
 /* Plain text: the reference's do_log (no damage implied). */
 void rp_log(struct rp_out *o, const char *fmt, ...)
