@@ -20,6 +20,7 @@
 #include "config.h"
 #include "ag.h"
 #include "btree.h"
+#include "fields.h"
 
 /* Deeper than any rmapbt the largest AG can hold; bounds hostile input. */
 #define RMAPBT_MAXLEVELS_CAP	16
@@ -126,6 +127,7 @@ const struct btree_ops bnobt_ops = {
 	.key_len = sizeof(struct xfs_alloc_rec),
 	.maxlevels = XFS_BTREE_MAXLEVELS,
 	.buf_ops = &bnobt_buf_ops,
+	.fields = &ft_bnobt,
 	.cmp_keys = bno_cmp_keys,
 	.rec_low_key = alloc_rec_key,
 	.check_rec = bno_check_rec,
@@ -140,6 +142,7 @@ const struct btree_ops cntbt_ops = {
 	.key_len = sizeof(struct xfs_alloc_rec),
 	.maxlevels = XFS_BTREE_MAXLEVELS,
 	.buf_ops = &cntbt_buf_ops,
+	.fields = &ft_cntbt,
 	.cmp_keys = cnt_cmp_keys,
 	.rec_low_key = alloc_rec_key,
 	.check_rec = alloc_check_extent,
@@ -284,6 +287,7 @@ const struct btree_ops inobt_ops = {
 	.key_len = sizeof(struct xfs_inobt_key),
 	.maxlevels = XFS_BTREE_MAXLEVELS,
 	.buf_ops = &inobt_buf_ops,
+	.fields = &ft_inobt,
 	.cmp_keys = ino_cmp_keys,
 	.rec_low_key = ino_rec_key,
 	.check_rec = inobt_check_rec,
@@ -298,6 +302,7 @@ const struct btree_ops finobt_ops = {
 	.key_len = sizeof(struct xfs_inobt_key),
 	.maxlevels = XFS_BTREE_MAXLEVELS,
 	.buf_ops = &finobt_buf_ops,
+	.fields = &ft_finobt,
 	.cmp_keys = ino_cmp_keys,
 	.rec_low_key = ino_rec_key,
 	.check_rec = finobt_check_rec,
@@ -438,6 +443,7 @@ const struct btree_ops rmapbt_ops = {
 	.key_len = sizeof(struct xfs_rmap_key),
 	.maxlevels = RMAPBT_MAXLEVELS_CAP,
 	.buf_ops = &rmapbt_buf_ops,
+	.fields = &ft_rmapbt,
 	.cmp_keys = rmap_cmp_keys,
 	.rec_low_key = rmap_rec_low_key,
 	.rec_high_key = rmap_rec_high_key,
@@ -508,6 +514,7 @@ const struct btree_ops refcountbt_ops = {
 	.key_len = sizeof(struct xfs_refcount_key),
 	.maxlevels = XFS_BTREE_MAXLEVELS,
 	.buf_ops = &refcountbt_buf_ops,
+	.fields = &ft_refcbt,
 	.cmp_keys = refc_cmp_keys,
 	.rec_low_key = refc_rec_key,
 	.check_rec = refc_check_rec,

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bmap.h"
+#include "fields.h"
 
 /* bmbt: keys are be64 start offsets; pointers be64 fsblocks. */
 static int bmbt_cmp_keys(const void *k1, const void *k2)
@@ -54,6 +55,7 @@ const struct btree_ops bmbt_ops = {
 	.key_len = sizeof(struct xfs_bmbt_key),
 	.maxlevels = XFS_BMBT_MAXLEVELS,
 	.buf_ops = &bmbt_buf_ops,
+	.fields = &ft_bmapbtd,
 	.cmp_keys = bmbt_cmp_keys,
 	.rec_low_key = bmbt_rec_low_key,
 	/* records are checked with their inode's context in fork_extents */

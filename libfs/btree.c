@@ -21,6 +21,7 @@
 #include "format/crc32c.h"
 #include "ag.h"
 #include "btree.h"
+#include "fields.h"
 
 /* Large enough for every tree's key and record (rmapbt: 20 and 24). */
 #define BT_KEY_MAX	32
@@ -477,6 +478,46 @@ static void visit(struct walker *wk, unsigned level, uint64_t ptr,
 		  uint8_t *lowkey, uint8_t *highkey, bool *got);
 
 /*
+ * A node's key that is not its child's: the finding names the first key
+ * field (by the block's field table, as xfs_db names it) whose value
+ * differs, with the child's value as expected and the node's as found.
+ * high: the high key of an overlapping tree (its fields follow the low
+ * key's in the table: "startblock_hi", ...).  node and child hold one
+ * key each, in on-disk form.
+ */
+static void report_key(struct walker *wk, enum fs_problem code,
+		       const uint8_t *node, const uint8_t *child, bool high)
+{
+	const struct btree_ops *ops = wk->ops;
+	const struct fld *keys = ops->fields ?
+				 fld_find(ops->fields->sub, "keys") : NULL;
+	uint64_t kbits = (uint64_t)ops->key_len * 8;
+
+	for (const struct fld *f = keys && keys->type ? keys->type->sub : NULL;
+	     f && f->name; f++) {
+		uint64_t off = f->off;
+		unsigned bits = f->type ? f->type->bits : 0;
+		uint64_t want, have;
+
+		if (!bits || bits > 64 || (off >= kbits) != high)
+			continue;
+		if (high)
+			off -= kbits;
+		if (off + bits > kbits)
+			continue;
+		want = bits_get(child, ops->key_len, off, bits);
+		have = bits_get(node, ops->key_len, off, bits);
+		if (want != have) {
+			fs_report_val(wk->fl, code, &wk->w.obj, f->name, want,
+				      have);
+			return;
+		}
+	}
+	/* a difference no field names (bits the table does not cover) */
+	fs_report(wk->fl, code, &wk->w.obj, "keys");
+}
+
+/*
  * The records or entries of one block (or of the inode root), at base.
  * lowkey/highkey get the block's first key and its highest key; *got
  * says whether there were any.  wk->w.obj names the block on entry.
@@ -565,10 +606,9 @@ static void walk_contents(struct walker *wk, unsigned level,
 		wk->w.obj = blk;
 		wk->w.obj.index = i;
 		if (ops->cmp_keys(k, clow) != 0)
-			fs_report(wk->fl, PR_BTREE_BAD_KEY, &wk->w.obj, "keys");
+			report_key(wk, PR_BTREE_BAD_KEY, k, clow, false);
 		if (ops->overlapping && ops->cmp_keys(hk, chigh) != 0)
-			fs_report(wk->fl, PR_BTREE_BAD_HIGH_KEY, &wk->w.obj,
-				  "keys");
+			report_key(wk, PR_BTREE_BAD_HIGH_KEY, hk, chigh, true);
 	}
 }
 

@@ -45,6 +45,7 @@ enum btree_type {
 };
 
 struct btree_walk;
+struct ftype;
 
 struct btree_ops {
 	const char		*name;		/* "bnobt", for messages */
@@ -57,6 +58,8 @@ struct btree_ops {
 	unsigned		key_len;	/* one key (low or high) */
 	unsigned		maxlevels;
 	const struct buf_ops	*buf_ops;	/* block verifier */
+	/* the block's field table (fields.h): names key fields in findings */
+	const struct ftype	*fields;
 	/* <0, 0, >0 like memcmp, on on-disk keys */
 	int	(*cmp_keys)(const void *k1, const void *k2);
 	/* the low key (and, overlapping, the high key) of a record */

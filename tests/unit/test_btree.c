@@ -126,6 +126,15 @@ static void dump(void)
 			dump(); \
 		ck_assert_msg(HAS(code), "expected " #code); \
 	} while (0)
+/* The first finding with this code, or NULL. */
+static const struct fs_finding *first_of(enum fs_problem code)
+{
+	for (size_t i = 0; i < fl.n; i++)
+		if (fl.v[i].code == code)
+			return &fl.v[i];
+	return NULL;
+}
+
 #define ASSERT_CLEAN() do { \
 		if (fl.n) \
 			dump(); \
@@ -792,12 +801,22 @@ START_TEST(node_key_differs_from_child)
 	struct built t;
 	struct collect c;
 
+	const struct fs_finding *f;
+	uint32_t was;
+
 	bno_2level(&t);
-	store_be32(node_key(&t, 1, 0, 1), load_be32(node_key(&t, 1, 0, 1)) + 1);
+	was = load_be32(node_key(&t, 1, 0, 1));
+	store_be32(node_key(&t, 1, 0, 1), was + 1);
 	rehash(&t);
 	walk_built(&t, &c, NULL);
 	ASSERT_HAS(BTREE_BAD_KEY);
 	ck_assert(!HAS(BTREE_KEYS_OUT_OF_ORDER));
+	/* the finding names the key field and both values */
+	f = first_of(PR_BTREE_BAD_KEY);
+	ck_assert_str_eq(f->field, "startblock");
+	ck_assert_uint_eq(f->flags, FND_EXPECTED | FND_FOUND);
+	ck_assert_uint_eq(f->expected, was);
+	ck_assert_uint_eq(f->found, was + 1);
 }
 END_TEST
 
@@ -823,14 +842,22 @@ START_TEST(high_key_wrong)
 	struct collect c;
 	uint8_t *hk;
 
+	const struct fs_finding *f;
+	uint32_t was;
+
 	make_rmap_recs(90);
 	build(&t, &rmapbt_ops, 0, rmap_recs, 90, 30, 20, 900, 0);
 	hk = node_key(&t, 1, 0, 1) + sizeof(struct xfs_rmap_key);
-	store_be32(hk, load_be32(hk) + 1);
+	was = load_be32(hk);
+	store_be32(hk, was + 1);
 	rehash(&t);
 	walk_built(&t, &c, NULL);
 	ASSERT_HAS(BTREE_BAD_HIGH_KEY);
 	ck_assert(!HAS(BTREE_BAD_KEY));
+	f = first_of(PR_BTREE_BAD_HIGH_KEY);
+	ck_assert_str_eq(f->field, "startblock_hi");
+	ck_assert_uint_eq(f->expected, was);
+	ck_assert_uint_eq(f->found, was + 1);
 }
 END_TEST
 
