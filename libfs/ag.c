@@ -387,16 +387,20 @@ unsigned agfl_verify(struct fs *fs, xfs_agnumber_t agno, const void *raw,
 		return 1;
 	}
 	agfl_decode(raw, &agfl);
-	if (agfl.magicnum != XFS_AGFL_MAGIC) {
-		fs_report_val(fl, PR_AGFL_BAD_MAGIC, &o, "magicnum",
-			      XFS_AGFL_MAGIC, agfl.magicnum);
-		return 1;
-	}
+	/*
+	 * The checksum first, as the kernel's verifier and xfs_repair check
+	 * it: a sector of zeroes is a bad checksum as well as a bad magic.
+	 */
 	if (!xfs_cksum_verify(raw, len, XFS_AGFL_CRC_OFF)) {
 		fs_report_val(fl, PR_AGFL_BAD_CRC, &o, "crc",
 			      xfs_cksum_calc(raw, len, XFS_AGFL_CRC_OFF),
 			      agfl.crc);
 		errs++;
+	}
+	if (agfl.magicnum != XFS_AGFL_MAGIC) {
+		fs_report_val(fl, PR_AGFL_BAD_MAGIC, &o, "magicnum",
+			      XFS_AGFL_MAGIC, agfl.magicnum);
+		return errs + 1;
 	}
 	if (agfl.seqno != agno) {
 		fs_report_val(fl, PR_AGFL_BAD_SEQNO, &o, "seqno", agno,

@@ -434,6 +434,7 @@ struct agfl_ctx {
 	struct agc	*c;
 	uint32_t	*blocks;
 	unsigned	n;
+	bool		verified;	/* the verifier checked the entries */
 };
 
 static int agfl_entry(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
@@ -446,8 +447,12 @@ static int agfl_entry(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
 	(void)agno;
 	o.daddr = ag_sector_daddr(&c->fs->geo, c->agno, XFS_AGFL_SECTOR);
 	o.index = idx;
-	/* numbers past the AG were reported by the AGFL verifier */
-	if (agbno == NULLAGBLOCK || agbno < ag_first_block(&c->fs->geo)) {
+	/*
+	 * Numbers past the AG were reported by the AGFL verifier, unless a
+	 * bad magic number stopped it before the entries.
+	 */
+	if (agbno == NULLAGBLOCK || agbno < ag_first_block(&c->fs->geo) ||
+	    (agbno >= c->size && !a->verified)) {
 		fs_report_found(c->fl, PR_AGFL_BAD_ENTRY, &o, "bno", agbno);
 		return 0;
 	}
@@ -475,11 +480,13 @@ static void check_agfl(struct agc *c, const struct fs_agf *agf)
 	c->sum->flcount = span;
 	if (ag_read_agfl(c->fs, c->agno, c->fl, &bp))
 		return;
-	if (get_be32(((const struct xfs_agfl *)bp->data)->agfl_magicnum) !=
-	    XFS_AGFL_MAGIC) {
-		buf_release(bp);
-		return;
-	}
+	/*
+	 * A header the verifier refuses (reported) still lists the blocks
+	 * the AGF counts as free: xfs_repair walks them all the same, and
+	 * so do we, so that they are not taken for blocks nothing owns.
+	 */
+	a.verified = get_be32(((const struct xfs_agfl *)bp->data)->
+			      agfl_magicnum) == XFS_AGFL_MAGIC;
 	a.blocks = malloc((span + 1) * sizeof(*a.blocks));
 	if (!a.blocks) {
 		c->err = -ENOMEM;
