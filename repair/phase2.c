@@ -350,8 +350,11 @@ static const char *refc_count_field(const struct fs_finding *f)
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
- * inode chunks that no inobt record explains wait for discovery; free
- * extents seen by one btree only are said as runs of blocks.
+ * inode chunks that no inobt record explains wait for discovery; its
+ * other AG metadata that no structure explains waits for phase 5, which
+ * says blocks nothing owns as the reference does ("unknown block
+ * state"); free extents seen by one btree only are said as runs of
+ * blocks.
  */
 static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			  struct rp_out *o, struct fs_findings *fl)
@@ -377,6 +380,9 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		} else if (f->code == PR_AG_RMAP_STALE && f->field &&
 			   !strcmp(f->field, "owner inodes")) {
 			findings_add(&ag->deferred, f);
+			continue;
+		} else if (f->code == PR_AG_RMAP_STALE) {
+			findings_add(&ag->stale_rmaps, f);
 			continue;
 		} else if ((f->code == PR_AGF_FREEBLKS_MISMATCH &&
 			    ag->cnt_walked && f->found == ag->cnt_free) ||
@@ -582,6 +588,7 @@ void phase2(struct repair *r)
 	for (unsigned i = 0; i < agcount; i++) {
 		memset(r->ags[i].unlinked, 0xff, sizeof(r->ags[i].unlinked));
 		findings_init(&r->ags[i].deferred);
+		findings_init(&r->ags[i].stale_rmaps);
 		sm_list_init(&r->ags[i].disk_rmaps);
 		sm_refc_init(&r->ags[i].disk_refcs);
 	}

@@ -6,7 +6,9 @@
  * What it checks, per AG in parallel, from the sorted space map:
  *   - free space: every block is free or owned; blocks neither (leaked
  *     space) are reported where the rmapbt maps them (as the reference,
- *     which knows of no others);
+ *     which knows of no others); then phase 2's reverse mappings of AG
+ *     metadata that no structure explains, less those over blocks just
+ *     said to be leaked;
  *   - the rmapbt: the canonical reverse mappings of every observed owner
  *     against the canonical form of the on-disk records -- missing, wrong
  *     and extra records of inode owners (AG metadata owners are
@@ -30,11 +32,18 @@ struct p5 {
 	struct rp_seq	seq;
 };
 
+struct run {
+	uint64_t	start, end;
+};
+
 struct p5ag {
 	struct repair	*r;
 	xfs_agnumber_t	agno;
 	struct rp_out	*out;
 	uint32_t	disk_maxlen;	/* longest on-disk rmap record */
+	/* the runs said as "unknown block state", in block order */
+	struct run	*said;
+	size_t		nsaid, capsaid;
 };
 
 static void rmap_words(const struct sm_rec *x, char *buf, size_t len)
@@ -182,10 +191,6 @@ static void refc_diff(const struct sm_refc *obs, const struct sm_refc *disk,
 	}
 }
 
-struct run {
-	uint64_t	start, end;
-};
-
 static int run_cmp(const void *pa, const void *pb)
 {
 	const struct run *a = pa, *b = pb;
@@ -239,7 +244,52 @@ static void say_unaccounted(struct p5ag *c, const struct run *rm, size_t nrm,
 		a.found = s;
 		a.expected = e - 1;
 		rp_say(c->out, PR_RP_SPACE_UNACCOUNTED, &a);
+		if (c->nsaid == c->capsaid) {
+			size_t ncap = c->capsaid ? c->capsaid * 2 : 16;
+			struct run *nv = realloc(c->said, ncap * sizeof(*nv));
+
+			if (!nv)
+				continue;	/* the stale mapping is said too */
+			c->said = nv;
+			c->capsaid = ncap;
+		}
+		c->said[c->nsaid++] = (struct run){ s, e };
 	}
+}
+
+/* Was agbno in a run said as "unknown block state"? */
+static bool said_unaccounted(const struct p5ag *c, uint64_t agbno)
+{
+	size_t lo = 0, hi = c->nsaid;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->said[mid].end <= agbno)
+			lo = mid + 1;
+		else if (c->said[mid].start > agbno)
+			hi = mid;
+		else
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Phase 2's reverse mappings of AG metadata that no structure explains
+ * (AG_RMAP_STALE).  Where nothing at all owns the blocks, check_free()
+ * has said them already, in the reference's words, as blocks of unknown
+ * state; the mapping is that same fact, not another problem.  The rest
+ * (blocks some other structure owns) are said here.
+ */
+static void say_stale_rmaps(struct p5ag *c)
+{
+	struct fs_findings *fl = &c->r->ags[c->agno].stale_rmaps;
+
+	for (size_t i = 0; i < fl->n; i++)
+		if (!said_unaccounted(c, fl->v[i].found))
+			rp_finding(c->out, &fl->v[i]);
+	findings_clear(fl);
 }
 
 static void check_free(struct p5ag *c)
@@ -378,6 +428,8 @@ static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 
 	if (complete)
 		check_free(&c);
+	say_stale_rmaps(&c);
+	free(c.said);
 	if (complete && g->has_rmapbt && ag->rmap_walked)
 		sm_normalize(&ag->disk_rmaps);	/* both checks use it */
 	if (complete && g->has_rmapbt && ag->rmap_walked)

@@ -82,6 +82,8 @@ struct rp_ag {
 	xfs_agino_t		*fino_seeds;	/* finobt chunks the inobt lacks */
 	size_t			nfino_seeds;
 	struct fs_findings	deferred;	/* rmapbt inode chunks unexplained */
+	/* other AG metadata rmaps no structure explains: said in phase 5 */
+	struct fs_findings	stale_rmaps;
 	xfs_agino_t		*found;		/* chunks discovery found */
 	size_t			nfound, capfound;
 };

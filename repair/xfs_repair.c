@@ -339,6 +339,7 @@ static void free_state(struct repair *r)
 			sm_list_free(&r->ags[i].disk_rmaps);
 			sm_refc_free(&r->ags[i].disk_refcs);
 			findings_free(&r->ags[i].deferred);
+			findings_free(&r->ags[i].stale_rmaps);
 			free(r->ags[i].fino_seeds);
 			free(r->ags[i].found);
 		}
