@@ -475,7 +475,8 @@ static void key_max(const struct walker *wk, uint8_t *hk, bool *have,
 }
 
 static void visit(struct walker *wk, unsigned level, uint64_t ptr,
-		  uint8_t *lowkey, uint8_t *highkey, bool *got);
+		  const uint8_t *bound, uint8_t *lowkey, uint8_t *highkey,
+		  bool *got);
 
 /*
  * A node's key that is not its child's: the finding names the first key
@@ -518,14 +519,28 @@ static void report_key(struct walker *wk, enum fs_problem code,
 }
 
 /*
+ * In an overlapping tree, a record or node entry whose high key is past
+ * the high key its parent gives the block (bound): a range query that
+ * trusts the parent does not see it.
+ */
+static void check_bound(struct walker *wk, const uint8_t *bound,
+			const uint8_t *hk, const char *field)
+{
+	if (bound && wk->ops->cmp_keys(hk, bound) > 0)
+		fs_report(wk->fl, PR_BTREE_PAST_HIGH_KEY, &wk->w.obj, field);
+}
+
+/*
  * The records or entries of one block (or of the inode root), at base.
  * lowkey/highkey get the block's first key and its highest key; *got
- * says whether there were any.  wk->w.obj names the block on entry.
+ * says whether there were any.  bound: the high key the parent has for
+ * this block (overlapping trees; NULL for the root).  wk->w.obj names the
+ * block on entry.
  */
 static void walk_contents(struct walker *wk, unsigned level,
 			  const uint8_t *base, unsigned numrecs,
-			  unsigned maxrecs, uint8_t *lowkey, uint8_t *highkey,
-			  bool *got)
+			  unsigned maxrecs, const uint8_t *bound,
+			  uint8_t *lowkey, uint8_t *highkey, bool *got)
 {
 	const struct btree_ops *ops = wk->ops;
 	struct fs_objref blk = wk->w.obj;
@@ -552,6 +567,7 @@ static void walk_contents(struct walker *wk, unsigned level,
 
 				ops->rec_high_key(rec, hk);
 				key_max(wk, highkey, &have_high, hk);
+				check_bound(wk, bound, hk, "recs");
 			}
 			wk->w.recno = wk->st->nrecs;
 			wk->w.prev_rec = wk->have_prev ? wk->prev_rec : NULL;
@@ -589,8 +605,12 @@ static void walk_contents(struct walker *wk, unsigned level,
 			fs_report(wk->fl, PR_BTREE_KEYS_OUT_OF_ORDER,
 				  &wk->w.obj, "keys");
 		}
-		if (ops->overlapping)
+		if (ops->overlapping) {
 			key_max(wk, highkey, &have_high, hk);
+			wk->w.obj = blk;
+			wk->w.obj.index = i;
+			check_bound(wk, bound, hk, "keys");
+		}
 		if (!ptr_ok(wk, ptr)) {
 			wk->w.obj = blk;
 			wk->w.obj.index = i;
@@ -600,15 +620,24 @@ static void walk_contents(struct walker *wk, unsigned level,
 			wk->st->skipped++;
 			continue;
 		}
-		visit(wk, level - 1, ptr, clow, chigh, &cgot);
+		visit(wk, level - 1, ptr, ops->overlapping ? hk : NULL, clow,
+		      chigh, &cgot);
 		if (!cgot)
 			continue;
 		wk->w.obj = blk;
 		wk->w.obj.index = i;
 		if (ops->cmp_keys(k, clow) != 0)
 			report_key(wk, PR_BTREE_BAD_KEY, k, clow, false);
-		if (ops->overlapping && ops->cmp_keys(hk, chigh) != 0)
+		/*
+		 * A high key below the child's hides the child's higher
+		 * records from range queries (each is a BTREE_PAST_HIGH_KEY
+		 * too); one above it only sends queries down for nothing.
+		 */
+		if (ops->overlapping && ops->cmp_keys(hk, chigh) < 0)
 			report_key(wk, PR_BTREE_BAD_HIGH_KEY, hk, chigh, true);
+		else if (ops->overlapping && ops->cmp_keys(hk, chigh) > 0)
+			report_key(wk, PR_BTREE_LOOSE_HIGH_KEY, hk, chigh,
+				   true);
 	}
 }
 
@@ -643,7 +672,8 @@ static void check_siblings(struct walker *wk, unsigned level, uint64_t ptr,
 }
 
 static void visit(struct walker *wk, unsigned level, uint64_t ptr,
-		  uint8_t *lowkey, uint8_t *highkey, bool *got)
+		  const uint8_t *bound, uint8_t *lowkey, uint8_t *highkey,
+		  bool *got)
 {
 	const struct btree_ops *ops = wk->ops;
 	const struct fs_geom *g = &wk->fs->geo;
@@ -735,7 +765,7 @@ static void visit(struct walker *wk, unsigned level, uint64_t ptr,
 		}
 	}
 	walk_contents(wk, level, d + btree_hdr_len(ops), numrecs, maxrecs,
-		      lowkey, highkey, got);
+		      bound, lowkey, highkey, got);
 	buf_release(bp);
 	return;
 skip:
@@ -872,7 +902,8 @@ int btree_walk(struct fs *fs, const struct btree_root *root,
 			wk->single_child_iroot = numrecs == 1;
 			walk_contents(wk, level,
 				      (const uint8_t *)root->iroot + BMDR_HDR_LEN,
-				      numrecs, maxrecs, lowkey, highkey, &got);
+				      numrecs, maxrecs, NULL, lowkey, highkey,
+				      &got);
 			check_level_ends(wk, level);
 		} else {
 			st->skipped++;
@@ -880,7 +911,8 @@ int btree_walk(struct fs *fs, const struct btree_root *root,
 	} else if (aroot_ok(wk)) {
 		wk->levels = root->levels;
 		st->levels = wk->levels;
-		visit(wk, wk->levels - 1, root->root, lowkey, highkey, &got);
+		visit(wk, wk->levels - 1, root->root, NULL, lowkey, highkey,
+		      &got);
 		check_level_ends(wk, wk->levels);
 	} else {
 		st->skipped++;

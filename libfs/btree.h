@@ -15,8 +15,11 @@
  *   - keys and records are in order inside a block and across blocks
  *     (strictly increasing, except overlapping trees where equal low keys
  *     are legal);
- *   - a node's key for a child equals the child's first key; in
- *     overlapping trees (rmapbt) the high key equals the child's highest;
+ *   - a node's key for a child equals the child's first key (a finding
+ *     names the key field that differs); in overlapping trees (rmapbt)
+ *     no record or key of the child is past the node's high key for it,
+ *     and that high key is the child's highest (one above it, which
+ *     hides nothing from a query, is only a warning);
  *   - sibling pointers chain the blocks of each level from left to right,
  *     NULL at both ends;
  *   - every pointer is inside the AG (or the filesystem), and no block is

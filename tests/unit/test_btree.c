@@ -800,7 +800,6 @@ START_TEST(node_key_differs_from_child)
 {
 	struct built t;
 	struct collect c;
-
 	const struct fs_finding *f;
 	uint32_t was;
 
@@ -841,10 +840,11 @@ START_TEST(high_key_wrong)
 	struct built t;
 	struct collect c;
 	uint8_t *hk;
-
 	const struct fs_finding *f;
 	uint32_t was;
+	size_t npast = 0;
 
+	/* above the child's highest: loose, nothing hidden */
 	make_rmap_recs(90);
 	build(&t, &rmapbt_ops, 0, rmap_recs, 90, 30, 20, 900, 0);
 	hk = node_key(&t, 1, 0, 1) + sizeof(struct xfs_rmap_key);
@@ -852,12 +852,30 @@ START_TEST(high_key_wrong)
 	store_be32(hk, was + 1);
 	rehash(&t);
 	walk_built(&t, &c, NULL);
-	ASSERT_HAS(BTREE_BAD_HIGH_KEY);
+	ASSERT_HAS(BTREE_LOOSE_HIGH_KEY);
+	ck_assert(!HAS(BTREE_BAD_HIGH_KEY));
+	ck_assert(!HAS(BTREE_PAST_HIGH_KEY));
 	ck_assert(!HAS(BTREE_BAD_KEY));
-	f = first_of(PR_BTREE_BAD_HIGH_KEY);
+	f = first_of(PR_BTREE_LOOSE_HIGH_KEY);
 	ck_assert_str_eq(f->field, "startblock_hi");
 	ck_assert_uint_eq(f->expected, was);
 	ck_assert_uint_eq(f->found, was + 1);
+
+	/* below it: bad, and each record past it is named */
+	store_be32(hk, was - 1);
+	rehash(&t);
+	walk_built(&t, &c, NULL);
+	ASSERT_HAS(BTREE_BAD_HIGH_KEY);
+	ck_assert(!HAS(BTREE_LOOSE_HIGH_KEY));
+	f = first_of(PR_BTREE_BAD_HIGH_KEY);
+	ck_assert_uint_eq(f->expected, was);
+	ck_assert_uint_eq(f->found, was - 1);
+	for (size_t i = 0; i < fl.n; i++)
+		if (fl.v[i].code == PR_BTREE_PAST_HIGH_KEY) {
+			ck_assert_str_eq(fl.v[i].field, "recs");
+			npast++;
+		}
+	ck_assert_uint_ge(npast, 1);
 }
 END_TEST
 
