@@ -3,15 +3,18 @@
 # repair/DIFFERENCES.md): for each, the reference exits 0, ours exits 1
 # with the named finding and changes no byte; where the kernel can show
 # the damage is real, it does (reading the directory fails with
-# "Structure needs cleaning").  If the reference ever starts to report
-# one of these, the test says so, and the row leaves DIFFERENCES.md.
+# "Structure needs cleaning"; a write fails; GETFSMAP reports blocks in
+# use as free space; the filesystem shuts down).  If the reference ever
+# starts to report one of these, the test says so, and the row leaves
+# DIFFERENCES.md.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/repair-images.sh"
 
 rp_need "$XK_REPAIR"
 
 src=$(rp_image std) || skip_all "cannot make the std image"
-plan 5
+plain=$(rp_image plain) || skip_all "cannot make the plain image"
+plan 28
 
 # damage NAME PATH XFS_DB-COMMAND: a damaged copy in $T/NAME.img
 damage() {
@@ -62,4 +65,187 @@ rp_rm "$T/dirsize.img"
 damage highbit /file_big "fuzz -d u3.bmx[0].startblock firstbit"
 compare highbit BMAP_BAD_STARTBLOCK
 rp_rm "$T/highbit.img"
+
+# ---- AG headers and btrees
+
+# ag_damage NAME SRC XFS_DB-COMMAND...: a copy of SRC in $T/NAME.img,
+# damaged by the commands in turn
+ag_damage() {
+	_n=$1 _src=$2
+	shift 2
+	rp_copy "$_src" "$T/$_n.img"
+	for _c; do
+		set -- "$@" -c "$_c"
+		shift
+	done
+	"$REF_DB" -x "$@" "$T/$_n.img" > /dev/null 2>&1
+}
+
+# dbval IMG XFS_DB-COMMAND FIELD: a field's value (after the command)
+dbval() {
+	"$REF_DB" -r -c "$2" -c "print $3" "$1" | awk '{ print $3 }'
+}
+
+# write_fails NAME: writing a file of 4 MiB into the root directory (in
+# AG 0) fails, the kernel refusing a block it needs to allocate
+write_fails() {
+	if ! mount -o loop "$T/$1.img" "$T/mnt"; then
+		not_ok "$1: the kernel refuses to allocate (mount failed)"
+		return
+	fi
+	if dd if=/dev/zero of="$T/mnt/new" bs=1M count=4 conv=fsync \
+	      2> "$T/dd.err"; then
+		not_ok "$1: the kernel refuses to allocate (the write worked)"
+	else
+		check "$1: the kernel refuses to allocate" \
+			grep -q "Structure needs cleaning" "$T/dd.err"
+	fi
+	umount "$T/mnt"
+}
+
+# fsmap_says IMG LOW HIGH OWNER: the kernel's GETFSMAP gives AG 0's
+# 512-byte blocks LOW..HIGH to OWNER ("free space", "inode btree", ...)
+fsmap_says() {
+	mount -o loop,ro "$1" "$T/mnt" || return 1
+	/usr/sbin/xfs_io -c "fsmap -d $2 $3" "$T/mnt" > "$T/fsmap.out"
+	umount "$T/mnt"
+	grep -qF "[$2..$3]: $4" "$T/fsmap.out"
+}
+
+bb=$(($(dbval "$src" "sb 0" blocksize) / 512))
+
+# An AGFL the kernel's verifier refuses: a bad magic number, or a block
+# number past the AG in a slot outside the list (the verifier checks
+# every slot).  The kernel refuses the AGFL when it next needs it.
+ag_damage agfl_magic "$src" "agfl 0" "fuzz -d magicnum zeroes"
+compare agfl_magic AGFL_BAD_MAGIC
+write_fails agfl_magic
+rp_rm "$T/agfl_magic.img"
+slot=$(($(dbval "$src" "agf 0" fllast) + 1))
+ag_damage agfl_slot "$src" "agfl 0" "write -d bno[$slot] 2147483647"
+compare agfl_slot AGFL_BAD_ENTRY
+write_fails agfl_slot
+rp_rm "$T/agfl_slot.img"
+
+# shut_down: has the filesystem on $T/mnt shut down?  Freed inodes are
+# inactivated in the background, so a failure they meet may come a
+# little after the command that freed them: ask for a while.
+shut_down() {
+	_k=0
+	while [ $_k -lt 6 ]; do
+		sync
+		touch "$T/mnt/after$_k" 2> "$T/touch.err" || return 0
+		sleep 1
+		_k=$((_k + 1))
+	done
+	return 1
+}
+
+# One block twice in the AGFL (without an rmapbt the reference does not
+# see that the block it replaced is lost).  When free space fragments
+# enough for the bnobt to split, the kernel takes the block from the list
+# twice, for two btree blocks, and shuts the filesystem down; a clean
+# copy splits its bnobt without complaint.
+# fragment NAME: fill AG 0 with 4 KiB files and free every other one;
+# 0: done, 1: the filesystem shut down, 2: no mount
+fragment() {
+	mount -o loop "$T/$1.img" "$T/mnt" || return 2
+	mkdir "$T/mnt/frag"
+	_i=1
+	while [ $_i -le 1400 ]; do
+		head -c 4096 /dev/zero > "$T/mnt/frag/f$_i" 2> /dev/null || break
+		_i=$((_i + 1))
+	done
+	sync
+	_i=1
+	while [ $_i -le 1400 ]; do
+		rm "$T/mnt/frag/f$_i" 2> /dev/null || break
+		_i=$((_i + 2))
+	done
+	if shut_down; then
+		umount "$T/mnt"
+		return 1
+	fi
+	umount "$T/mnt"
+	return 0
+}
+first=$(dbval "$plain" "agf 0" flfirst)
+dup=$(dbval "$plain" "agfl 0" "bno[$first]")
+ag_damage agfl_dup "$plain" "agfl 0" "write -d bno[$((first + 1))] $dup"
+compare agfl_dup AGFL_DUP_ENTRY
+rp_copy "$plain" "$T/agfl_clean.img"
+fragment agfl_clean
+if [ $? -eq 0 ] &&
+   [ "$(dbval "$T/agfl_clean.img" "agf 0" bnolevel)" -gt 1 ]; then
+	ok "agfl_dup: a clean copy's bnobt splits"
+else
+	not_ok "agfl_dup: a clean copy's bnobt splits"
+fi
+rp_rm "$T/agfl_clean.img"
+fragment agfl_dup
+check "agfl_dup: the kernel shuts down when the bnobt splits" [ $? -eq 1 ]
+rp_rm "$T/agfl_dup.img"
+
+# An rmapbt node key above its child's first key: the kernel's range
+# queries skip what the child holds below it (GETFSMAP says the AG
+# headers are free space).
+ag_damage rmap_key "$src" "agf 0" "addr rmaproot" \
+	"write -d keys[1].startblock 1"
+compare rmap_key BTREE_BAD_KEY
+rp_copy "$src" "$T/clean.img"
+check "rmap_key: GETFSMAP of a clean copy says the headers are metadata" \
+	fsmap_says "$T/clean.img" 0 $((bb - 1)) "static fs metadata"
+rp_rm "$T/clean.img"
+check "rmap_key: GETFSMAP says the headers are free space" \
+	fsmap_says "$T/rmap_key.img" 0 $((bb - 1)) "free space"
+rp_rm "$T/rmap_key.img"
+
+# A sibling pointer inside the AG but wrong: the kernel follows it when
+# it steps from one block to the next.  A cntbt root with a right sibling
+# sends an allocation to a block of another kind; an rmapbt leaf whose
+# right sibling is wrong takes the filesystem down when files are freed.
+ag_damage sib_root "$src" "agf 0" "addr cntroot" "fuzz -d rightsib add"
+compare sib_root BTREE_BAD_SIBLING
+write_fails sib_root
+rp_rm "$T/sib_root.img"
+ag_damage sib_leaf "$src" "agf 0" "addr rmaproot" "addr ptrs[1]" \
+	"fuzz -d rightsib lastbit"
+compare sib_leaf BTREE_BAD_SIBLING
+# churn NAME: write files of growing sizes and free them all; 0: done,
+# 1: the filesystem shut down, 2: no mount
+churn() {
+	mount -o loop "$T/$1.img" "$T/mnt" || return 2
+	_i=1
+	while [ $_i -le 40 ]; do
+		head -c $((_i * 8192)) /dev/zero > "$T/mnt/w$_i" 2> /dev/null
+		_i=$((_i + 1))
+	done
+	sync
+	rm -f "$T/mnt"/w* 2> /dev/null
+	if shut_down; then
+		umount "$T/mnt"
+		return 1
+	fi
+	umount "$T/mnt"
+	return 0
+}
+churn sib_leaf
+if [ $? -eq 1 ]; then
+	check "sib_leaf: the kernel shuts down when files are freed" \
+		grep -q "Input/output error" "$T/touch.err"
+else
+	not_ok "sib_leaf: the kernel shuts down when files are freed"
+fi
+rp_rm "$T/sib_leaf.img"
+
+# The rmapbt's record of the inode btrees one block down: it maps the
+# cntbt's block to them and leaves the finobt root unmapped, which the
+# kernel's GETFSMAP then reports as free space.
+ag_damage rmap_meta "$src" "agf 0" "addr rmaproot" "addr ptrs[1]" \
+	"fuzz -d recs[3].startblock lastbit"
+compare rmap_meta AG_RMAP_MISSING
+fino=$(($(dbval "$src" "agi 0" free_root) * bb))
+check "rmap_meta: GETFSMAP says the finobt root is free space" \
+	fsmap_says "$T/rmap_meta.img" $fino $((fino + bb - 1)) "free space"
+rp_rm "$T/rmap_meta.img"
 done_testing
