@@ -145,7 +145,7 @@ void im_edges_free(struct im_edges *e)
 	memset(e, 0, sizeof(*e));
 }
 
-int im_dir_add(struct inomap *im, xfs_ino_t dir, xfs_ino_t dotdot,
+int im_dir_add(struct inomap *im, const struct im_dir *hdr,
 	       struct im_edges *local)
 {
 	struct im_edges *e = &im->edges;
@@ -179,7 +179,9 @@ int im_dir_add(struct inomap *im, xfs_ino_t dir, xfs_ino_t dotdot,
 	}
 	if (local->n)
 		memcpy(e->v + e->n, local->v, local->n * sizeof(*e->v));
-	im->dirs[im->ndirs++] = (struct im_dir){ dir, dotdot, e->n, local->n };
+	im->dirs[im->ndirs] = *hdr;
+	im->dirs[im->ndirs].first = e->n;
+	im->dirs[im->ndirs++].n = local->n;
 	e->n += local->n;
 	im->dirs_sorted = false;
 out:

@@ -55,12 +55,21 @@ struct im_edges {
 	size_t		n, cap;
 };
 
-/* A directory: its ".." and where its entries are in the edge array. */
+/*
+ * A directory: its ".." and where its entries are in the edge array, and
+ * the file types its "." and ".." entries say (a directory of blocks
+ * stores one in each; a short-form one stores neither).
+ */
+#define IM_FT_NONE	0xff	/* no such entry, or it has no file type */
+
 struct im_dir {
 	xfs_ino_t	dir;
 	xfs_ino_t	dotdot;		/* NULLFSINO: none was read */
 	size_t		first;		/* index in inomap.edges */
 	size_t		n;
+	uint8_t		dot_ftype;	/* IM_FT_NONE or XFS_DIR3_FT_* */
+	uint8_t		dotdot_ftype;
+	uint32_t	dotdot_pos;	/* entries that come before ".." */
 };
 
 struct inomap {
@@ -93,10 +102,11 @@ int im_edges_add(struct im_edges *e, xfs_ino_t child, uint8_t ftype);
 void im_edges_free(struct im_edges *e);
 /*
  * A directory's entries (in the order its blocks give them, which is the
- * order dir_iterate gives) and its "..", appended under the lock; local
- * is emptied.  Each directory is added once.
+ * order dir_iterate gives) and what hdr says of it (all but first and n),
+ * appended under the lock; local is emptied.  Each directory is added
+ * once.
  */
-int im_dir_add(struct inomap *im, xfs_ino_t dir, xfs_ino_t dotdot,
+int im_dir_add(struct inomap *im, const struct im_dir *hdr,
 	       struct im_edges *local);
 /* Sort the directories by inode number (once they are all added). */
 void im_dirs_sort(struct inomap *im);

@@ -449,19 +449,40 @@ struct dir_ctx {
 	xfs_ino_t	dir;
 };
 
+/*
+ * An entry as phase 6 needs it.  The file types of "." and ".." are kept
+ * for phase 6 to hold them to the inodes they name, as the reference
+ * does (it checks them only where no entry before them was junked, so
+ * the number of entries before ".." is kept too).
+ */
 static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
 		     xfs_ino_t ino, unsigned ftype)
 {
 	struct dir_ctx *d = priv;
+	struct im_dir *h = &d->c->dhdr;
 
-	if (namelen == 1 && name[0] == '.')
+	if (namelen == 1 && name[0] == '.') {
+		if (ino == d->dir)
+			h->dot_ftype = (uint8_t)ftype;
 		return 0;
+	}
 	if (namelen == 2 && name[0] == '.' && name[1] == '.') {
-		d->c->dotdot = ino;
+		h->dotdot = ino;
+		h->dotdot_ftype = (uint8_t)ftype;
+		h->dotdot_pos = (uint32_t)d->c->edges.n;
 		return 0;
 	}
 	im_edges_add(&d->c->edges, ino, (uint8_t)ftype);
 	return 0;
+}
+
+/* Forget the "." and ".." phase 3 read (and the ".." found, if parent). */
+static void dir_forget_dots(struct p3ag *c, xfs_ino_t parent)
+{
+	c->dhdr.dotdot = parent;
+	c->dhdr.dot_ftype = IM_FT_NONE;
+	c->dhdr.dotdot_ftype = IM_FT_NONE;
+	c->dhdr.dotdot_pos = 0;
 }
 
 static void mark_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit)
@@ -594,7 +615,7 @@ enum dir_verdict {
  *     phase 4 reads the block again without the verifier and, if its
  *     entries parse, keeps the inode after all -- without the ".." phase
  *     3 never saw, so phase 6 finds its parent unknown, junks the entry
- *     naming it and moves it to lost+found with its entries (c->dotdot 0
+ *     naming it and moves it to lost+found with its entries (dotdot 0
  *     says so).  If they do not parse, it stays cleared.
  *   - a data block of a leaf or node directory is skipped: if it is
  *     block 0, "." and ".." are missing and the parent is unknown until
@@ -621,7 +642,8 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	uint64_t last = 0;
 	size_t j = 0;
 
-	c->dotdot = NULLFSINO;
+	c->dhdr.dir = ip->ino;
+	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
 	if (ip->format != XFS_DINODE_FMT_LOCAL && del->n)
 		last = del->v[del->n - 1].br_startoff +
@@ -640,6 +662,9 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	}
 	dir_check(fs, ip, del, dir_entry, &d, &c->fl);
 	if (ip->format == XFS_DINODE_FMT_LOCAL) {
+		/* its parent is in the header: no "." and no type of ".." */
+		c->dhdr.dot_ftype = IM_FT_NONE;
+		c->dhdr.dotdot_ftype = IM_FT_NONE;
 		flush(c, ip->mode, NULL, false);
 		return DV_KEEP;
 	}
@@ -706,7 +731,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			if (ip->ino == fs->sb.rootino)
 				a.field = "root";
 			rp_say(c->out, PR_RP_NO_DOTDOT, &a);
-			c->dotdot = NULLFSINO;
+			dir_forget_dots(c, NULLFSINO);
 		}
 	}
 	for (size_t i = 0; i < del->n && all_bad; i++) {
@@ -736,7 +761,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			return DV_CLEAR;
 		/* ... and phase 4 keeps it, parent unknown (see above) */
 		say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
-		c->dotdot = 0;
+		dir_forget_dots(c, 0);
 	}
 	/* the reference rebuilds a damaged directory of blocks */
 	if (damaged) {
@@ -957,7 +982,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		goto out;
 	}
 	if (inode_is_dir(&ip))
-		im_dir_add(r->imap, c->ino, c->dotdot, &c->edges);
+		im_dir_add(r->imap, &c->dhdr, &c->edges);
 out:
 	extents_free(&del);
 	extents_free(&ael);

@@ -14,7 +14,8 @@ struct p3ag {
 	struct rp_out		*out;		/* NULL: print directly */
 	struct fs_findings	fl;
 	struct im_edges		edges;		/* the directory being read */
-	xfs_ino_t		dotdot;		/* its "..", or NULLFSINO */
+	struct im_dir		dhdr;		/* its "..", or NULLFSINO, and
+						   the types of "." and ".." */
 	/* the inode being looked at */
 	xfs_ino_t		ino;
 	bool			attr;		/* fork being mapped */

@@ -7,7 +7,8 @@
  * directory must be entered in one directory only and its ".." must name
  * that directory (else the entry would be junked too, and the directory
  * reached through its ".." or moved to lost+found), and the entry's file
- * type must be the inode's.  A directory of blocks that loses an entry
+ * type must be the inode's -- so must those of a directory of blocks'
+ * "." and ".." (a short-form directory stores neither).  A directory of blocks that loses an entry
  * would be rebuilt, and one whose block or leaf index names an entry
  * junked for its inode has a bad hash table.  Every
  * inode in use that no path from the root reaches is disconnected (the
@@ -106,6 +107,38 @@ static bool in_use(const struct im_chunk *ch, unsigned bit)
 	return ch && ((ch->used >> bit) & 1) && !((ch->cleared >> bit) & 1);
 }
 
+/* Whether a problem junks the entry (the reference's "nbad"). */
+static bool junks(enum fs_problem code)
+{
+	return code != PR_RP_BAD_FTYPE && code != PR_RP_DOTDOT_MISSING &&
+	       code != PR_RP_UNKNOWN_PARENT && code != PR_RP_DOT_CREATE;
+}
+
+/*
+ * The file type a "." or ".." entry says (IM_FT_NONE: none to check)
+ * against the inode it names, as the reference checks them when it
+ * reads the directory's first block: "." always (it comes first), ".."
+ * only if no entry before it was junked.
+ */
+static void check_dot_ftype(struct p6 *p, size_t pos, xfs_ino_t target,
+			    uint8_t said)
+{
+	struct im_chunk *ch;
+	unsigned bit;
+
+	if (said == IM_FT_NONE || !p->r->fs->geo.has_ftype)
+		return;
+	for (size_t i = 0; i < p->nprobs; i++)
+		if (junks(p->probs[i].code))
+			return;
+	ch = im_find(p->r->imap, target, &bit);
+	if (!in_use(ch, bit) || ch->ftype[bit] == said)
+		return;
+	add_prob(p, pos, target, PR_RP_BAD_FTYPE, 0);
+	p->probs[p->nprobs - 1].ftype_found = said;
+	p->probs[p->nprobs - 1].ftype_want = ch->ftype[bit];
+}
+
 /* Names of the problem entries, read in one pass over the directory. */
 struct names {
 	struct p6	*p;
@@ -166,9 +199,7 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 		const struct p6_prob *x = &p->probs[i];
 		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
 
-		if (x->code != PR_RP_BAD_FTYPE && x->code != PR_RP_DOTDOT_MISSING &&
-		    x->code != PR_RP_UNKNOWN_PARENT &&
-		    x->code != PR_RP_DOT_CREATE)
+		if (junks(x->code))
 			junked = true;
 		if (x->code == PR_RP_DIR_ENTRY_BAD_INO ||
 		    x->code == PR_RP_DIR_ENTRY_NO_INO)
@@ -232,10 +263,15 @@ static void walk(struct p6 *p)
 		if (!d)
 			continue;
 		dch = im_find(r->imap, dir, &dbit);
+		check_dot_ftype(p, 0, dir, d->dot_ftype);
 		for (size_t k = 0; k < d->n; k++) {
 			const struct im_edge *e = &r->imap->edges.v[d->first + k];
 			struct im_chunk *ch;
 			unsigned bit;
+
+			if (k == d->dotdot_pos)
+				check_dot_ftype(p, k, d->dotdot,
+						d->dotdot_ftype);
 
 			ch = im_find(r->imap, e->child, &bit);
 			if (!in_use(ch, bit)) {
@@ -299,6 +335,8 @@ static void walk(struct p6 *p)
 			ch->reached |= 1ull << bit;
 			push(p, e->child);
 		}
+		if (d->dotdot_pos >= d->n)
+			check_dot_ftype(p, d->n, d->dotdot, d->dotdot_ftype);
 		if (p->nprobs)
 			report_dir(p, dir);
 	}
