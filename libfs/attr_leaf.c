@@ -292,22 +292,48 @@ int attr_leaf_check(const struct fs_geom *g, xfs_ino_t ino, xfs_dablk_t dablk,
 		}
 	}
 
+	/*
+	 * The freemap.  What the kernel's verifier holds each entry to:
+	 * 4-aligned, inside the block.  Beyond that, the kernel writes the
+	 * next name it adds at the top of the first entry big enough and
+	 * takes the entry table's growth from an entry that starts where
+	 * the table ends: an entry over bytes in use (the header, the entry
+	 * table, a name) has it write over them, and its write verifier
+	 * then fails and shuts the filesystem down.
+	 */
 	for (unsigned i = 0; i < XFS_ATTR_LEAF_MAPSIZE; i++) {
 		uint32_t base = get_be16(h->freemap[i].base);
 		uint32_t size = get_be16(h->freemap[i].size);
+		uint32_t u;
 
 		o.index = i;
-		if ((base & 3) || base > bs) {
-			fs_report_found(fl, PR_ATTR_LEAF_BAD_FREEMAP, &o,
-					"hdr.freemap.base", base);
+		if (base & 3) {
+			fs_report_val(fl, PR_ATTR_LEAF_BAD_FREEMAP, &o,
+				      "hdr.freemap.base", base & ~3u, base);
 			n++;
-		} else if ((size & 3) || base + size > bs) {
+		} else if (base > bs) {
+			fs_report_val(fl, PR_ATTR_LEAF_BAD_FREEMAP, &o,
+				      "hdr.freemap.base", bs, base);
+			n++;
+		} else if (size & 3) {
+			fs_report_val(fl, PR_ATTR_LEAF_BAD_FREEMAP, &o,
+				      "hdr.freemap.size", size & ~3u, size);
+			n++;
+		} else if (base + size > bs) {
 			fs_report_val(fl, PR_ATTR_LEAF_BAD_FREEMAP, &o,
 				      "hdr.freemap.size", bs - base, size);
 			n++;
+		} else if (size && base < entries_end) {
+			/* expected: the first byte past the entry table */
+			fs_report_val(fl, PR_ATTR_LEAF_FREEMAP_OVERLAP, &o,
+				      "hdr.freemap.base", entries_end, base);
+			n++;
 		} else if (size && map_any(&map, base, base + size)) {
-			fs_report_found(fl, PR_ATTR_LEAF_BAD_FREEMAP, &o,
-					"hdr.freemap.base", base);
+			/* expected: the size that stops short of a name */
+			for (u = base; !map_any(&map, u, u + 4); u += 4)
+				;
+			fs_report_val(fl, PR_ATTR_LEAF_FREEMAP_OVERLAP, &o,
+				      "hdr.freemap.size", u - base, size);
 			n++;
 		}
 	}

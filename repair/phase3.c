@@ -168,6 +168,7 @@ static bool attr_content_fatal(enum fs_problem code)
 	case PR_ATTR_LEAF_PAST_END:
 	case PR_ATTR_LEAF_OVERLAP:
 	case PR_ATTR_LEAF_HASH_ORDER:
+	case PR_ATTR_LEAF_BAD_FREEMAP:	/* the verifier's; not an overlap */
 	case PR_ATTR_RMT_BAD_MAGIC:
 	case PR_ATTR_RMT_BAD_OWNER:
 	case PR_ATTR_RMT_BAD_BLKNO:

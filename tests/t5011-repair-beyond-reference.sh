@@ -4,8 +4,9 @@
 # with the named finding and changes no byte; where the kernel can show
 # the damage is real, it does (reading the directory fails with
 # "Structure needs cleaning"; a write fails; GETFSMAP reports blocks in
-# use as free space; the filesystem shuts down).  If the reference ever
-# starts to report one of these, the test says so, and the row leaves
+# use as free space; the filesystem shuts down; a later change fails
+# where the same change to an undamaged copy works).  If the reference
+# ever starts to report one of these, the test says so, and the row leaves
 # DIFFERENCES.md.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/repair-images.sh"
@@ -14,7 +15,7 @@ rp_need "$XK_REPAIR"
 
 src=$(rp_image std) || skip_all "cannot make the std image"
 plain=$(rp_image plain) || skip_all "cannot make the plain image"
-plan 28
+plan 35
 
 # damage NAME PATH XFS_DB-COMMAND: a damaged copy in $T/NAME.img
 damage() {
@@ -248,4 +249,54 @@ fino=$(($(dbval "$src" "agi 0" free_root) * bb))
 check "rmap_meta: GETFSMAP says the finobt root is free space" \
 	fsmap_says "$T/rmap_meta.img" $fino $((fino + bb - 1)) "free space"
 rp_rm "$T/rmap_meta.img"
+
+# ---- directories and attributes
+
+# mounted NAME CMD...: run CMD with NAME's image mounted on $m; its exit
+# status, or 99 if the image does not mount
+m=$T/mnt
+mkdir -p "$m"
+mounted() {
+	_img=$T/$1.img
+	shift
+	: > "$T/cmd.out"
+	mount -o loop "$_img" "$m" 2> "$T/mount.err" || return 99
+	"$@" > "$T/cmd.out" 2>&1
+	_rc=$?
+	umount "$m"
+	return $_rc
+}
+
+# an attribute leaf's freemap entry over bytes in use: the kernel's read
+# verifier only bounds it, but the next attribute added is written where
+# the entry says, over the header, the entry table or a name: the write
+# verifier fails (the filesystem shuts down and will not mount again),
+# or the attributes can no longer be listed
+# freemap NAME FUZZ VALUE: damage, compare, add an attribute, list them
+freemap() {
+	rp_copy "$src" "$T/$1.img"
+	"$REF_DB" -x -c "inode $(rp_ino std /attr_leaf)" -c "ablock 0" \
+		-c "$2" "$T/$1.img" > /dev/null 2>&1
+	compare "$1" ATTR_LEAF_FREEMAP_OVERLAP
+	mounted "$1" setfattr -n user.added -v "$3" "$m/attr_leaf"
+	if mounted "$1" getfattr -d "$m/attr_leaf"; then
+		not_ok "$1: once an attribute is added, the leaf is corrupt"
+	else
+		check "$1: once an attribute is added, the leaf is corrupt" \
+			grep -q "Structure needs cleaning" "$T/mount.err" \
+			"$T/cmd.out"
+	fi
+	rp_rm "$T/$1.img"
+}
+big=$(printf "%2700s" "" | tr " " v)
+freemap freemap_base "fuzz -d hdr.freemap[0].base zeroes" "$big"
+freemap freemap_size "fuzz -d hdr.freemap[0].size middlebit" small_value
+# the same attributes added to the undamaged leaf are read back
+rp_copy "$src" "$T/freemap_ok.img"
+mounted freemap_ok setfattr -n user.added -v "$big" "$m/attr_leaf"
+mounted freemap_ok setfattr -n user.added2 -v small_value "$m/attr_leaf"
+mounted freemap_ok getfattr -d "$m/attr_leaf"
+check "freemap: the undamaged leaf takes both attributes" \
+	grep -q "user.added2=" "$T/cmd.out"
+rp_rm "$T/freemap_ok.img"
 done_testing

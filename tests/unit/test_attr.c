@@ -674,7 +674,7 @@ START_TEST(leaf_damage)
 	/* entries 7..19 are the zeroes of the free space */
 	leaf_damaged(d_count_20, true,
 		     CODES("ATTR_LEAF_BAD_NAMEIDX", "ATTR_LEAF_HASH_ORDER",
-			   "ATTR_LEAF_BAD_FREEMAP"));
+			   "ATTR_LEAF_FREEMAP_OVERLAP"));
 	leaf_damaged(d_usedbytes, true, CODES("ATTR_LEAF_BAD_USEDBYTES"));
 	leaf_damaged(d_firstused, true, CODES("ATTR_LEAF_BAD_FIRSTUSED"));
 	leaf_damaged(d_firstused_up, true, CODES("ATTR_LEAF_BAD_FIRSTUSED"));
@@ -706,8 +706,8 @@ START_TEST(leaf_damage)
 			  NLEAF_GOOD - 1);
 	leaf_damaged(d_freemap_align, true, CODES("ATTR_LEAF_BAD_FREEMAP"));
 	leaf_damaged(d_freemap_past, true, CODES("ATTR_LEAF_BAD_FREEMAP"));
-	leaf_damaged(d_freemap_used, true, CODES("ATTR_LEAF_BAD_FREEMAP"));
-	leaf_damaged(d_freemap_table, true, CODES("ATTR_LEAF_BAD_FREEMAP"));
+	leaf_damaged(d_freemap_used, true, CODES("ATTR_LEAF_FREEMAP_OVERLAP"));
+	leaf_damaged(d_freemap_table, true, CODES("ATTR_LEAF_FREEMAP_OVERLAP"));
 	leaf_damaged(d_hole, true, CODES("ATTR_LEAF_BAD_HOLES"));
 	leaf_damaged(d_hole_flagged, true, no_codes);
 }
