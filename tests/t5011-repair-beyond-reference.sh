@@ -15,7 +15,7 @@ rp_need "$XK_REPAIR"
 
 src=$(rp_image std) || skip_all "cannot make the std image"
 plain=$(rp_image plain) || skip_all "cannot make the plain image"
-plan 35
+plan 39
 
 # damage NAME PATH XFS_DB-COMMAND: a damaged copy in $T/NAME.img
 damage() {
@@ -266,6 +266,38 @@ mounted() {
 	umount "$m"
 	return $_rc
 }
+
+# links DIR N: hard links $m/DIR/x1..xN to $m/file_empty, stopping at the
+# first that fails (printed)
+links() {
+	perl -e 'my ($mnt, $dir, $n) = @ARGV;
+		for my $i (1 .. $n) {
+			link("$mnt/file_empty", "$mnt/$dir/x$i") or
+				do { print "link $i: $!\n"; exit 1 };
+		}' "$m" "$1" "$2"
+}
+
+# the root node of a node directory's dabtree with a back sibling: the
+# reference checks a root's forward pointer only.  The kernel reads the
+# directory, but once the root node fills up and splits, it finds the
+# moved root's sibling wrong and shuts the filesystem down.
+for n in nodeback nodeback_ok; do
+	rp_copy "$src" "$T/$n.img"
+done
+"$REF_DB" -x -c "inode $(rp_ino std /dir_node)" -c "dblock 8388608" \
+	-c "fuzz -d nhdr.info.hdr.back lastbit" "$T/nodeback.img" > /dev/null 2>&1
+compare nodeback DA_BAD_SIBLING
+mounted nodeback_ok links dir_node 200000
+_rc=$?
+_lvl=$("$REF_DB" -r -c "inode $(rp_ino std /dir_node)" -c "dblock 8388608" \
+	-c "print nhdr.level" "$T/nodeback_ok.img")
+check "nodeback: 200000 entries split the undamaged root node" \
+	[ "$_rc" -eq 0 -a "$_lvl" = "nhdr.level = 2" ]
+mounted nodeback links dir_node 200000
+check "nodeback: the split of the damaged root fails" \
+	grep -q "Structure needs cleaning" "$T/cmd.out"
+rp_rm "$T/nodeback.img"
+rp_rm "$T/nodeback_ok.img"
 
 # an attribute leaf's freemap entry over bytes in use: the kernel's read
 # verifier only bounds it, but the next attribute added is written where
