@@ -124,8 +124,11 @@ int attr_leaf_check(const struct fs_geom *g, xfs_ino_t ino, xfs_dablk_t dablk,
 	if (raw_firstused == XFS_ATTR3_LEAF_NULLOFF && bs > UINT16_MAX)
 		firstused = bs;
 	if (firstused < entries_end || firstused > bs) {
-		fs_report_found(fl, PR_ATTR_LEAF_BAD_FIRSTUSED, &o,
-				"hdr.firstused", raw_firstused);
+		/* expected: the bound it is past */
+		fs_report_val(fl, PR_ATTR_LEAF_BAD_FIRSTUSED, &o,
+			      "hdr.firstused",
+			      firstused < entries_end ? entries_end : bs,
+			      raw_firstused);
 		n++;
 	}
 
@@ -267,19 +270,25 @@ int attr_leaf_check(const struct fs_geom *g, xfs_ino_t ino, xfs_dablk_t dablk,
 			n++;
 		}
 		/*
-		 * No name may start below firstused.  Above it there may be
-		 * free space only if the block says it has holes: the kernel
-		 * leaves firstused where it was when it moves names out of
-		 * a leaf (splits, joins) and marks the block as holed.
-		 * Reported above if outside the name area.
+		 * No name may start below firstused (the kernel's verifier
+		 * refuses the block).  Above it there may be free space only
+		 * if the block says it has holes: the kernel leaves firstused
+		 * where it was when it moves names out of a leaf (splits,
+		 * joins) and marks the block as holed.  Reported above if
+		 * outside the name area.
 		 */
-		if (firstused >= entries_end && firstused <= bs &&
-		    (want_fu < firstused ||
-		     (!h->holes && want_fu != firstused))) {
-			fs_report_val(fl, PR_ATTR_LEAF_BAD_FIRSTUSED, &o,
-				      "hdr.firstused", want_fu & 0xffff,
-				      raw_firstused);
-			n++;
+		if (firstused >= entries_end && firstused <= bs) {
+			if (want_fu < firstused) {
+				fs_report_val(fl, PR_ATTR_LEAF_BAD_FIRSTUSED,
+					      &o, "hdr.firstused",
+					      want_fu & 0xffff, raw_firstused);
+				n++;
+			} else if (!h->holes && want_fu != firstused) {
+				fs_report_val(fl, PR_ATTR_LEAF_FIRSTUSED_LOW,
+					      &o, "hdr.firstused",
+					      want_fu & 0xffff, raw_firstused);
+				n++;
+			}
 		}
 		/*
 		 * Without holes the names fill [lowest, end of block) with

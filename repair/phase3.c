@@ -169,6 +169,7 @@ static bool attr_content_fatal(enum fs_problem code)
 	case PR_ATTR_LEAF_OVERLAP:
 	case PR_ATTR_LEAF_HASH_ORDER:
 	case PR_ATTR_LEAF_BAD_FREEMAP:	/* the verifier's; not an overlap */
+	case PR_ATTR_LEAF_BAD_FIRSTUSED: /* the verifier's; not one too low */
 	case PR_ATTR_RMT_BAD_MAGIC:
 	case PR_ATTR_RMT_BAD_OWNER:
 	case PR_ATTR_RMT_BAD_BLKNO:
@@ -188,6 +189,23 @@ static bool attr_content_fatal(enum fs_problem code)
 	default:
 		return false;
 	}
+}
+
+/* The attribute fork block at daddr (0 if the fork does not map it). */
+static uint64_t attr_dablk(const struct p3ag *c, xfs_daddr_t daddr)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+
+	for (size_t i = 0; c->ael && i < c->ael->n; i++) {
+		const struct xfs_bmbt_irec *e = &c->ael->v[i];
+		xfs_daddr_t start = fsb_to_daddr(g, e->br_startblock);
+		uint64_t bb = (uint64_t)e->br_blockcount << (g->blocklog - 9);
+
+		if (daddr >= start && (uint64_t)(daddr - start) < bb)
+			return e->br_startoff +
+			       ((uint64_t)(daddr - start) >> (g->blocklog - 9));
+	}
+	return 0;
 }
 
 /* Print one finding of this inode, in the reference's terms. */
@@ -224,6 +242,11 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		break;
 	case PR_RP_BMBT_BAD_NUMRECS:
 		a.v2 = btree_maxrecs(&c->r->fs->geo, &bmbt_ops, true);
+		break;
+	case PR_ATTR_LEAF_BAD_USEDBYTES:
+	case PR_ATTR_LEAF_FIRSTUSED_LOW:
+		/* the reference names the leaf by its attribute fork block */
+		a.obj.index = attr_dablk(c, f->obj.daddr);
 		break;
 	default:
 		break;
@@ -922,7 +945,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		say_ino(c, PR_RP_ATTR_EMPTY_LEAF, 0, 0);
 	} else if (inode_has_attr_fork(&ip) && !attr_bad) {
 		attr_iterate(fs, &ip, &ael, NULL, NULL, &c->fl);
-		if (flush(c, mode, judge_content, true) == V_ATTR) {
+		c->ael = &ael;
+		v = flush(c, mode, judge_content, true);
+		c->ael = NULL;
+		if (v == V_ATTR) {
 			attr_bad = true;
 			say_ino(c, PR_RP_ATTR_CONTENT_BAD, 0, 0);
 		}

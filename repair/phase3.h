@@ -19,6 +19,8 @@ struct p3ag {
 	/* the inode being looked at */
 	xfs_ino_t		ino;
 	bool			attr;		/* fork being mapped */
+	const struct fs_extents	*ael;		/* its attribute fork's map,
+						   while its content is said */
 	uint64_t		bmbt_blocks[2];	/* per fork */
 	bool			count_bad[2];	/* btree fork's counter wrong */
 	/* claims on their way to the space map, a batch at a time */

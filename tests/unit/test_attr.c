@@ -666,7 +666,7 @@ START_TEST(leaf_damage)
 	leaf_damaged(d_uuid, true, CODES("ATTR_LEAF_BAD_UUID"));
 	leaf_damaged(d_count0, true,
 		     CODES("ATTR_LEAF_BAD_COUNT", "ATTR_LEAF_BAD_USEDBYTES",
-			   "ATTR_LEAF_BAD_FIRSTUSED"));
+			   "ATTR_LEAF_FIRSTUSED_LOW"));
 	/* a count past the block: the names are read as entries */
 	leaf_damaged_x(d_count_huge, true,
 		       CODES("ATTR_LEAF_BAD_COUNT", "ATTR_LEAF_BAD_NAMEIDX"),
@@ -676,7 +676,7 @@ START_TEST(leaf_damage)
 		     CODES("ATTR_LEAF_BAD_NAMEIDX", "ATTR_LEAF_HASH_ORDER",
 			   "ATTR_LEAF_FREEMAP_OVERLAP"));
 	leaf_damaged(d_usedbytes, true, CODES("ATTR_LEAF_BAD_USEDBYTES"));
-	leaf_damaged(d_firstused, true, CODES("ATTR_LEAF_BAD_FIRSTUSED"));
+	leaf_damaged(d_firstused, true, CODES("ATTR_LEAF_FIRSTUSED_LOW"));
 	leaf_damaged(d_firstused_up, true, CODES("ATTR_LEAF_BAD_FIRSTUSED"));
 	leaf_damaged(d_firstused_holes, true, no_codes);
 	ck_assert_uint_eq(leaf_damaged(d_swap, true,
