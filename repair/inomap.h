@@ -67,8 +67,9 @@ struct im_dir {
 	xfs_ino_t	dotdot;		/* NULLFSINO: none was read */
 	size_t		first;		/* index in inomap.edges */
 	size_t		n;
-	uint8_t		dot_ftype;	/* IM_FT_NONE or XFS_DIR3_FT_* */
-	uint8_t		dotdot_ftype;
+	uint8_t		dot_ftype;	/* IM_FT_NONE or XFS_DIR3_FT_* (0
+					   without the ftype feature) */
+	uint8_t		dotdot_ftype;	/* the same: IM_FT_NONE for none */
 	uint32_t	dotdot_pos;	/* entries that come before ".." */
 };
 
@@ -108,6 +109,17 @@ void im_edges_free(struct im_edges *e);
  */
 int im_dir_add(struct inomap *im, const struct im_dir *hdr,
 	       struct im_edges *local);
+
+/*
+ * Whether a directory's ".." is an entry of its first block (one that
+ * names an inode not in use is junked like any other) rather than the
+ * parent in a short-form header.
+ */
+static inline bool dotdot_in_block(const struct im_dir *d)
+{
+	return d->dotdot_ftype != IM_FT_NONE && d->dotdot != NULLFSINO &&
+	       d->dotdot != 0;
+}
 /* Sort the directories by inode number (once they are all added). */
 void im_dirs_sort(struct inomap *im);
 /* A directory's record, or NULL (after im_dirs_sort). */

@@ -173,14 +173,22 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 	char nm[256];
 
 	(void)ftype;
-	if (namelen <= 2 && name[0] == '.' && (namelen == 1 || name[1] == '.'))
+	if (namelen == 2 && name[0] == '.' && name[1] == '.') {
+		/* a block's ".." is checked as any entry, a header's is not */
+		if (!dotdot_in_block(x->d) || ino != x->d->dotdot)
+			return 0;
+		a.field = "dotdot";
+	} else if (namelen == 1 && name[0] == '.') {
 		return 0;
-	if (x->pos >= x->d->n)
-		return 1;
-	/* phase 3 kept the entries in this order: one edge each */
-	e = &r->imap->edges.v[x->d->first + x->pos++];
-	if (e->child != ino)
-		return 0;
+	} else {
+		if (x->pos >= x->d->n)
+			return 1;
+		/* phase 3 kept the entries in this order: one edge each */
+		e = &r->imap->edges.v[x->d->first + x->pos++];
+		if (e->child != ino)
+			return 0;
+		a.field = x->shortform ? "shortform" : NULL;
+	}
 	k = ref_kind(r, x->d->dir, ino);
 	if (k == REF_OK)
 		return 0;
@@ -191,7 +199,6 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 	a.s1 = nm;
 	a.v2 = dablk;
 	a.v3 = offset;
-	a.field = x->shortform ? "shortform" : NULL;
 	rp_say(x->c->out, k == REF_FREE ? PR_RP_DIR_REFS_FREE_INO :
 	       PR_RP_DIR_REFS_NO_INO, &a);
 	return 0;
@@ -221,6 +228,8 @@ static void check_dir_refs(struct p4ag *c, xfs_agnumber_t agno)
 
 		if (ino_to_agno(&r->fs->geo, d->dir) != agno)
 			break;
+		bad = dotdot_in_block(d) &&
+		      ref_kind(r, d->dir, d->dotdot) != REF_OK;
 		for (size_t k = 0; k < d->n && !bad; k++)
 			bad = ref_kind(r, d->dir,
 				       im->edges.v[d->first + k].child) != REF_OK;

@@ -44,6 +44,7 @@ struct p6_prob {
 	enum fs_problem	code;
 	uint64_t	expected;	/* the ".." a subdirectory has */
 	uint64_t	ftype_found, ftype_want;
+	bool		dotdot;		/* the problem is the ".." entry */
 };
 
 struct p6 {
@@ -139,6 +140,28 @@ static void check_dot_ftype(struct p6 *p, size_t pos, xfs_ino_t target,
 	p->probs[p->nprobs - 1].ftype_want = ch->ftype[bit];
 }
 
+/*
+ * A directory block's ".." entry, where the reference reads it: one
+ * naming an inode not in use is junked like any other entry (the type
+ * of a junked entry is not looked at).
+ */
+static void check_dotdot(struct p6 *p, const struct im_dir *d, size_t pos)
+{
+	struct im_chunk *ch;
+	unsigned bit;
+
+	if (!dotdot_in_block(d))
+		return;
+	ch = im_find(p->r->imap, d->dotdot, &bit);
+	if (!in_use(ch, bit)) {
+		add_prob(p, pos, d->dotdot, ch ? PR_RP_DIR_ENTRY_BAD_INO :
+			 PR_RP_DIR_ENTRY_NO_INO, 0);
+		p->probs[p->nprobs - 1].dotdot = true;
+		return;
+	}
+	check_dot_ftype(p, pos, d->dotdot, d->dotdot_ftype);
+}
+
 /* Names of the problem entries, read in one pass over the directory. */
 struct names {
 	struct p6	*p;
@@ -213,7 +236,7 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 		} else {
 			a.found = dir;
 			a.expected = x->expected;
-			a.s1 = n.name[i];
+			a.s1 = x->dotdot ? ".." : n.name[i];
 			if (shortform)
 				a.field = "shortform";
 		}
@@ -270,8 +293,7 @@ static void walk(struct p6 *p)
 			unsigned bit;
 
 			if (k == d->dotdot_pos)
-				check_dot_ftype(p, k, d->dotdot,
-						d->dotdot_ftype);
+				check_dotdot(p, d, k);
 
 			ch = im_find(r->imap, e->child, &bit);
 			if (!in_use(ch, bit)) {
@@ -336,7 +358,7 @@ static void walk(struct p6 *p)
 			push(p, e->child);
 		}
 		if (d->dotdot_pos >= d->n)
-			check_dot_ftype(p, d->n, d->dotdot, d->dotdot_ftype);
+			check_dotdot(p, d, d->n);
 		if (p->nprobs)
 			report_dir(p, dir);
 	}
