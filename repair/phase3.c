@@ -477,7 +477,9 @@ struct dir_ctx {
  * An entry as phase 6 needs it.  The file types of "." and ".." are kept
  * for phase 6 to hold them to the inodes they name, as the reference
  * does (it checks them only where no entry before them was junked, so
- * the number of entries before ".." is kept too).
+ * the number of entries before ".." is kept too).  A "." naming another
+ * inode is no "." to the reference's phase 6, which knows "." by the
+ * inode it names: it is an entry like any other.
  */
 static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
 		     xfs_ino_t ino, unsigned ftype)
@@ -485,9 +487,8 @@ static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
 	struct dir_ctx *d = priv;
 	struct im_dir *h = &d->c->dhdr;
 
-	if (namelen == 1 && name[0] == '.') {
-		if (ino == d->dir)
-			h->dot_ftype = (uint8_t)ftype;
+	if (namelen == 1 && name[0] == '.' && ino == d->dir) {
+		h->dot_ftype = (uint8_t)ftype;
 		return 0;
 	}
 	if (namelen == 2 && name[0] == '.' && name[1] == '.') {

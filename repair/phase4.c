@@ -158,7 +158,8 @@ struct refs {
 	struct p4ag		*c;
 	const struct im_dir	*d;
 	bool			shortform;
-	size_t			pos;	/* entries seen, dots excluded */
+	size_t			pos;	/* entries seen: not ".." or the
+					   "." that names the directory */
 };
 
 static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
@@ -178,8 +179,8 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 		if (!dotdot_in_block(x->d) || ino != x->d->dotdot)
 			return 0;
 		a.field = "dotdot";
-	} else if (namelen == 1 && name[0] == '.') {
-		return 0;
+	} else if (namelen == 1 && name[0] == '.' && ino == x->d->dir) {
+		return 0;	/* a "." naming another inode is an entry */
 	} else {
 		if (x->pos >= x->d->n)
 			return 1;

@@ -165,7 +165,9 @@ static void check_dotdot(struct p6 *p, const struct im_dir *d, size_t pos)
 /* Names of the problem entries, read in one pass over the directory. */
 struct names {
 	struct p6	*p;
-	size_t		pos;		/* entries seen so far, dots excluded */
+	xfs_ino_t	dir;
+	size_t		pos;		/* entries seen so far, not ".." or
+					   the "." that names dir */
 	size_t		next;		/* next problem to name */
 	char		(*name)[256];
 };
@@ -177,7 +179,9 @@ static int names_cb(void *priv, const uint8_t *name, unsigned namelen,
 	struct p6 *p = n->p;
 
 	(void)ftype;
-	if (namelen <= 2 && name[0] == '.' && (namelen == 1 || name[1] == '.'))
+	if (namelen == 2 && name[0] == '.' && name[1] == '.')
+		return 0;
+	if (namelen == 1 && name[0] == '.' && ino == n->dir)
 		return 0;
 	/* problems are in position order; several may share a position */
 	while (n->next < p->nprobs && p->probs[n->next].pos == n->pos) {
@@ -194,7 +198,7 @@ static int names_cb(void *priv, const uint8_t *name, unsigned namelen,
 static void report_dir(struct p6 *p, xfs_ino_t dir)
 {
 	struct repair *r = p->r;
-	struct names n = { .p = p };
+	struct names n = { .p = p, .dir = dir };
 	struct fs_inode ip;
 	struct im_chunk *ch;
 	unsigned bit;
@@ -359,6 +363,14 @@ static void walk(struct p6 *p)
 		}
 		if (d->dotdot_pos >= d->n)
 			check_dotdot(p, d, d->n);
+		/*
+		 * A first block read with a ".." but no "." naming the
+		 * directory: the reference would create one (and counts
+		 * the link it gives, as we did above).
+		 */
+		if (d->dotdot_ftype != IM_FT_NONE &&
+		    d->dot_ftype == IM_FT_NONE)
+			add_prob(p, d->n, dir, PR_RP_DOT_CREATE, 0);
 		if (p->nprobs)
 			report_dir(p, dir);
 	}
