@@ -71,6 +71,8 @@ struct im_dir {
 					   without the ftype feature) */
 	uint8_t		dotdot_ftype;	/* the same: IM_FT_NONE for none */
 	uint32_t	dotdot_pos;	/* entries that come before ".." */
+	bool		sf_reset;	/* short form, its parent to be set
+					   (it named the directory itself) */
 };
 
 struct inomap {

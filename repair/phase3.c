@@ -501,6 +501,16 @@ static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
 	return 0;
 }
 
+/*
+ * Whether the ".." read names the directory itself, which only the
+ * root's may: the reference clears it, and phase 6 finds the directory
+ * without one and sets it from the entry naming it.
+ */
+static bool dotdot_self(const struct p3ag *c, const struct fs_inode *ip)
+{
+	return c->dhdr.dotdot == ip->ino && ip->ino != c->r->fs->sb.rootino;
+}
+
 /* Forget the "." and ".." phase 3 read (and the ".." found, if parent). */
 static void dir_forget_dots(struct p3ag *c, xfs_ino_t parent)
 {
@@ -508,6 +518,7 @@ static void dir_forget_dots(struct p3ag *c, xfs_ino_t parent)
 	c->dhdr.dot_ftype = IM_FT_NONE;
 	c->dhdr.dotdot_ftype = IM_FT_NONE;
 	c->dhdr.dotdot_pos = 0;
+	c->dhdr.sf_reset = false;
 }
 
 static void mark_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit)
@@ -691,6 +702,15 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		c->dhdr.dot_ftype = IM_FT_NONE;
 		c->dhdr.dotdot_ftype = IM_FT_NONE;
 		flush(c, ip->mode, NULL, false);
+		if (dotdot_self(c, ip)) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+			a.obj.ino = ip->ino;
+			a.field = "shortform";
+			rp_say(c->out, PR_RP_DOTDOT_SELF, &a);
+			c->dhdr.dotdot = NULLFSINO;
+			c->dhdr.sf_reset = true;
+		}
 		return DV_KEEP;
 	}
 	form = dir_form_of(g, del);
@@ -787,6 +807,12 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		/* ... and phase 4 keeps it, parent unknown (see above) */
 		say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
 		dir_forget_dots(c, 0);
+	}
+	if (dotdot_self(c, ip)) {
+		say_ino(c, PR_RP_DOTDOT_SELF, 0, 0);
+		c->dhdr.dotdot = NULLFSINO;
+		c->dhdr.dotdot_ftype = IM_FT_NONE;
+		damaged = true;
 	}
 	/* the reference rebuilds a damaged directory of blocks */
 	if (damaged) {

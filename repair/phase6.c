@@ -7,8 +7,12 @@
  * directory must be entered in one directory only and its ".." must name
  * that directory (else the entry would be junked too, and the directory
  * reached through its ".." or moved to lost+found), and the entry's file
- * type must be the inode's -- so must those of a directory of blocks'
- * "." and ".." (a short-form directory stores neither).  A directory of blocks that loses an entry
+ * type must be the inode's.  A directory of blocks' "." and ".." are
+ * entries too (a short-form directory stores neither): their types are
+ * held to the directory and its parent, a ".." naming an inode not in
+ * use is junked, a "." naming another inode is an entry like any other
+ * (the reference knows "." by the inode it names) and the directory
+ * would get a new ".".  A directory of blocks that loses an entry
  * would be rebuilt, and one whose block or leaf index names an entry
  * junked for its inode has a bad hash table.  Every
  * inode in use that no path from the root reaches is disconnected (the
@@ -112,7 +116,8 @@ static bool in_use(const struct im_chunk *ch, unsigned bit)
 static bool junks(enum fs_problem code)
 {
 	return code != PR_RP_BAD_FTYPE && code != PR_RP_DOTDOT_MISSING &&
-	       code != PR_RP_UNKNOWN_PARENT && code != PR_RP_DOT_CREATE;
+	       code != PR_RP_UNKNOWN_PARENT && code != PR_RP_DOT_CREATE &&
+	       code != PR_RP_SF_DOTDOT_SET;
 }
 
 /*
@@ -326,8 +331,16 @@ static void walk(struct p6 *p)
 				xfs_ino_t dd = dotdot_of(p, e->child);
 
 				if (dd == NULLFSINO) {
+					const struct im_dir *cd =
+						im_dir_find(r->imap, e->child);
+
 					add_prob(p, k, e->child,
 						 PR_RP_DOTDOT_MISSING, 0);
+					/* a short-form one is set in place */
+					if (cd && cd->sf_reset)
+						add_prob(p, k, e->child,
+							 PR_RP_SF_DOTDOT_SET,
+							 0);
 					/*
 					 * The reference then reads a directory
 					 * of blocks (one phase 3 found damaged)
