@@ -143,6 +143,16 @@ static unsigned log2_roundup(uint64_t v)
 	return l;
 }
 
+/* The highest bit set in v (0 for 0 and 1). */
+static unsigned log2_rounddown(uint64_t v)
+{
+	unsigned l = 0;
+
+	while (v >>= 1)
+		l++;
+	return l;
+}
+
 /* Inode number check that needs only the superblock, not struct fs_geom. */
 static bool sb_ino_ok(const struct fs_sb *s, xfs_ino_t ino)
 {
@@ -164,20 +174,29 @@ static bool sb_ino_ok(const struct fs_sb *s, xfs_ino_t ino)
 #define XFS_MAX_RTEXT_BYTES	(1ull << 30)
 #define XFS_MAX_LOGSUNIT	(256 * 1024)
 
-#define V5_REQUIRED_VERSION_BITS \
-	(XFS_SB_VERSION_NLINKBIT | XFS_SB_VERSION_ALIGNBIT | \
-	 XFS_SB_VERSION_LOGV2BIT | XFS_SB_VERSION_EXTFLGBIT | \
-	 XFS_SB_VERSION_DIRV2BIT | XFS_SB_VERSION_MOREBITSBIT)
-#define V5_ALLOWED_VERSION_BITS \
-	(V5_REQUIRED_VERSION_BITS | XFS_SB_VERSION_NUMBITS | \
-	 XFS_SB_VERSION_ATTRBIT | XFS_SB_VERSION_QUOTABIT | \
-	 XFS_SB_VERSION_DALIGNBIT | XFS_SB_VERSION_SECTORBIT | \
-	 XFS_SB_VERSION_BORGBIT)
-#define V5_FEATURES2_OK \
-	(XFS_SB_VERSION2_LAZYSBCOUNTBIT | XFS_SB_VERSION2_ATTR2BIT | \
-	 XFS_SB_VERSION2_PROJID32BIT | XFS_SB_VERSION2_CRCBIT | \
-	 XFS_SB_VERSION2_FTYPE)
 #define XFS_ALL_QFLAGS	0x07ffu
+
+bool sb_good_version(const struct fs_sb *s)
+{
+	unsigned num = s->versionnum & XFS_SB_VERSION_NUMBITS;
+	uint32_t f2_ok = SB_V5_FEATURES2_ALLOWED & ~XFS_SB_VERSION2_CRCBIT;
+
+	if (num == XFS_SB_VERSION_5)
+		return !(s->versionnum & ~SB_V5_VERSION_ALLOWED) &&
+		       !(s->features2 & ~SB_V5_FEATURES2_ALLOWED) &&
+		       (s->versionnum & SB_V5_VERSION_REQUIRED) ==
+		       SB_V5_VERSION_REQUIRED &&
+		       (s->features2 & SB_V5_FEATURES2_REQUIRED) ==
+		       SB_V5_FEATURES2_REQUIRED;
+	if (num != XFS_SB_VERSION_4)
+		return false;
+	/* a v4 one has v2 directories and unwritten extents, and no CRCs */
+	return (s->versionnum & XFS_SB_VERSION_DIRV2BIT) &&
+	       (s->versionnum & XFS_SB_VERSION_EXTFLGBIT) &&
+	       !(s->versionnum & ~SB_V5_VERSION_ALLOWED) &&
+	       !((s->versionnum & XFS_SB_VERSION_MOREBITSBIT) &&
+		 (s->features2 & ~f2_ok));
+}
 
 unsigned sb_verify(const void *raw, size_t len, xfs_agnumber_t agno,
 		   uint64_t devsize, struct fs_findings *fl)
@@ -222,22 +241,19 @@ unsigned sb_verify(const void *raw, size_t len, xfs_agnumber_t agno,
 		BAD(SB_BAD_CRC, "crc",
 		    xfs_cksum_calc(raw, s->sectsize, XFS_SB_CRC_OFF), s->crc);
 
-	if ((s->versionnum & V5_REQUIRED_VERSION_BITS) != V5_REQUIRED_VERSION_BITS)
+	if ((s->versionnum & SB_V5_VERSION_REQUIRED) != SB_V5_VERSION_REQUIRED)
 		BAD(SB_MISSING_FEATURE, "versionnum",
-		    s->versionnum | V5_REQUIRED_VERSION_BITS, s->versionnum);
-	if (s->versionnum & ~V5_ALLOWED_VERSION_BITS)
+		    s->versionnum | SB_V5_VERSION_REQUIRED, s->versionnum);
+	if (s->versionnum & ~SB_V5_VERSION_ALLOWED)
 		BADF(SB_UNKNOWN_FEATURE, "versionnum",
-		     s->versionnum & ~V5_ALLOWED_VERSION_BITS);
+		     s->versionnum & ~SB_V5_VERSION_ALLOWED);
 	if (s->features2 != s->bad_features2)
 		BAD(SB_BAD_FEATURES2, "bad_features2", s->features2,
 		    s->bad_features2);
-	if (s->features2 & ~V5_FEATURES2_OK)
+	if (s->features2 & ~SB_V5_FEATURES2_ALLOWED)
 		BADF(SB_UNKNOWN_FEATURE, "features2",
-		     s->features2 & ~V5_FEATURES2_OK);
-	if ((s->features2 & (XFS_SB_VERSION2_CRCBIT | XFS_SB_VERSION2_ATTR2BIT |
-			     XFS_SB_VERSION2_LAZYSBCOUNTBIT)) !=
-	    (XFS_SB_VERSION2_CRCBIT | XFS_SB_VERSION2_ATTR2BIT |
-	     XFS_SB_VERSION2_LAZYSBCOUNTBIT))
+		     s->features2 & ~SB_V5_FEATURES2_ALLOWED);
+	if ((s->features2 & SB_V5_FEATURES2_REQUIRED) != SB_V5_FEATURES2_REQUIRED)
 		BADF(SB_MISSING_FEATURE, "features2", s->features2);
 	if (s->features_ro_compat & ~XFS_SB_FEAT_RO_COMPAT_ALL)
 		BADF(SB_UNKNOWN_FEATURE, "features_ro_compat",
@@ -387,20 +403,41 @@ unsigned sb_verify(const void *raw, size_t len, xfs_agnumber_t agno,
 	if (s->qflags & ~XFS_ALL_QFLAGS)
 		BADF(SB_BAD_QFLAGS, "qflags", s->qflags);
 
-	/* realtime */
+	/*
+	 * Realtime geometry, by the rules the kernel and the reference
+	 * share.  The extent size in bytes is their 32-bit product (one
+	 * that wraps back into range passes with them, and so here).
+	 * Without a realtime section every other realtime field, the free
+	 * extent count included, is zero; with one, the extent count, its
+	 * log (of its low 32 bits: none for a count of zero) and the bitmap
+	 * size follow from rblocks and rextsize.
+	 */
 	if (geom_ok) {
-		uint64_t rtx = (uint64_t)s->rextsize << s->blocklog;
+		uint32_t rtx = s->rextsize * s->blocksize;
+		uint64_t bits = (uint64_t)s->blocksize * 8;
 
 		if (rtx < XFS_MIN_RTEXT_BYTES || rtx > XFS_MAX_RTEXT_BYTES)
 			BADF(SB_BAD_RTGEOM, "rextsize", s->rextsize);
-		else if (s->rblocks == 0 &&
-			 (s->rextents || s->rbmblocks || s->rextslog))
-			BADF(SB_BAD_RTGEOM, "rextents", s->rextents);
+		else if (s->rblocks == 0 && s->rextents)
+			BAD(SB_BAD_RTGEOM, "rextents", 0, s->rextents);
+		else if (s->rblocks == 0 && s->rbmblocks)
+			BAD(SB_BAD_RTGEOM, "rbmblocks", 0, s->rbmblocks);
+		else if (s->rblocks == 0 && s->rextslog)
+			BAD(SB_BAD_RTGEOM, "rextslog", 0, s->rextslog);
+		else if (s->rblocks == 0 && s->frextents)
+			BAD(SB_BAD_RTGEOM, "frextents", 0, s->frextents);
+		else if (s->rblocks && s->rextents != s->rblocks / s->rextsize)
+			BAD(SB_BAD_RTGEOM, "rextents", s->rblocks / s->rextsize,
+			    s->rextents);
+		else if (s->rblocks && ((uint32_t)s->rextents == 0 ||
+					s->rextslog !=
+					log2_rounddown((uint32_t)s->rextents)))
+			BAD(SB_BAD_RTGEOM, "rextslog",
+			    log2_rounddown((uint32_t)s->rextents), s->rextslog);
 		else if (s->rblocks &&
-			 (s->rextents != s->rblocks / s->rextsize ||
-			  s->rbmblocks != (s->rextents + (uint64_t)s->blocksize * 8 - 1) /
-					  ((uint64_t)s->blocksize * 8)))
-			BADF(SB_BAD_RTGEOM, "rbmblocks", s->rbmblocks);
+			 s->rbmblocks != (s->rextents + bits - 1) / bits)
+			BAD(SB_BAD_RTGEOM, "rbmblocks",
+			    (s->rextents + bits - 1) / bits, s->rbmblocks);
 	}
 
 	/*

@@ -74,6 +74,27 @@ struct fs_sb {
 void sb_decode(const struct xfs_dsb *d, struct fs_sb *s);
 void sb_encode(const struct fs_sb *s, struct xfs_dsb *d);
 
+/*
+ * The version bits of a v5 superblock: those it must have, and all it
+ * may have (every one but the shared bit, which nothing supports); the
+ * same of features2, where mkfs sets the four required ones always and
+ * the kernel refuses to mount without any of them.
+ */
+#define SB_V5_VERSION_REQUIRED \
+	(XFS_SB_VERSION_NLINKBIT | XFS_SB_VERSION_ALIGNBIT | \
+	 XFS_SB_VERSION_LOGV2BIT | XFS_SB_VERSION_EXTFLGBIT | \
+	 XFS_SB_VERSION_DIRV2BIT | XFS_SB_VERSION_MOREBITSBIT)
+#define SB_V5_VERSION_ALLOWED \
+	(SB_V5_VERSION_REQUIRED | XFS_SB_VERSION_NUMBITS | \
+	 XFS_SB_VERSION_ATTRBIT | XFS_SB_VERSION_QUOTABIT | \
+	 XFS_SB_VERSION_DALIGNBIT | XFS_SB_VERSION_SECTORBIT | \
+	 XFS_SB_VERSION_BORGBIT)
+#define SB_V5_FEATURES2_REQUIRED \
+	(XFS_SB_VERSION2_LAZYSBCOUNTBIT | XFS_SB_VERSION2_ATTR2BIT | \
+	 XFS_SB_VERSION2_PROJID32BIT | XFS_SB_VERSION2_CRCBIT)
+#define SB_V5_FEATURES2_ALLOWED \
+	(SB_V5_FEATURES2_REQUIRED | XFS_SB_VERSION2_FTYPE)
+
 static inline bool sb_is_v5(const struct fs_sb *s)
 {
 	return (s->versionnum & XFS_SB_VERSION_NUMBITS) == XFS_SB_VERSION_5;
@@ -119,6 +140,15 @@ static inline const xfs_uuid_t *sb_meta_uuid(const struct fs_sb *s)
 {
 	return sb_has_metauuid(s) ? &s->meta_uuid : &s->uuid;
 }
+
+/*
+ * Does the version number, with features2, name a format the reference
+ * and the kernel support?  A v5 one has every bit v5 requires and none
+ * they do not know; a v4 one has v2 directories and unwritten extents
+ * and no bit beyond the v4 ones (no CRCs: a v5 superblock whose version
+ * number says 4 is damaged, not v4).  Nothing else is supported.
+ */
+bool sb_good_version(const struct fs_sb *s);
 
 /*
  * Verify one superblock copy.  raw/len is the whole sector (the CRC covers

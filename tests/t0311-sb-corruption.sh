@@ -46,7 +46,10 @@ case_ 2 SB_BAD_AGBLOCKS    "AG size"                "agblocks"      -c "sb 0" -c
 case_ 2 SB_BAD_ROOTINO     "root inode past the end" "rootino"      -c "sb 0" -c "write -d rootino 999999999"
 case_ 2 SB_UNKNOWN_FEATURE "unknown incompat bit"   "features_incompat" -c "sb 0" -c "write -d features_incompat 0x1000000b"
 case_ 2 SB_NEEDSREPAIR     "needsrepair set"        "features_incompat" -c "sb 0" -c "write -d features_incompat 0x1b"
+case_ 2 SB_MISSING_FEATURE "features2 without projid32" "features2" -c "sb 0" -c "write -d features2 0x10a" -c "write -d bad_features2 0x10a"
+case_ 2 SB_BAD_RTGEOM      "free rt extents, no rt section" "frextents" -c "sb 0" -c "write -d frextents 1"
 case_ 1 SB_BAD_MAGIC       "secondary magic"        "$ag1"          -c "sb 1" -c "write -d magicnum 0"
 case_ 1 SB_BAD_CRC         "secondary stale CRC"    "$ag1"          -c "sb 1" -c "write -c imax_pct 30"
 case_ 1 SB_BAD_DBLOCKS     "secondary data blocks"  "$ag2"          -c "sb 2" -c "write -d dblocks 5"
+case_ 1 SB_BAD_RTGEOM      "secondary free rt extents" "$ag1"       -c "sb 1" -c "write -d frextents 1"
 done_testing
