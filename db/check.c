@@ -2191,7 +2191,7 @@ static void scan_ag(struct ck *c, xfs_agnumber_t agno)
 	buf_release(sbp);
 	if (sb.magicnum != XFS_SB_MAGIC)
 		ckprint(c, "bad sb magic # %#x in ag %u\n", sb.magicnum, agno);
-	if ((sb.versionnum & XFS_SB_VERSION_NUMBITS) != XFS_SB_VERSION_5)
+	if (!sb_good_version(&sb))
 		ckprint(c, "bad sb version # %#x in ag %u\n", sb.versionnum,
 			agno);
 	if (sb_is_v5(&sb))

@@ -91,6 +91,21 @@ static int open_fs(const char *path)
 		dev_close(dev);
 		return -1;
 	}
+	/*
+	 * A v5 version number with bits v5 requires missing or bits it does
+	 * not know: the reference will not open it, even with -F.
+	 */
+	{
+		struct fs_sb sb;
+
+		sb_decode((const struct xfs_dsb *)first, &sb);
+		if (sb_is_v5(&sb) && !sb_good_version(&sb)) {
+			fprintf(stderr, "%s: Unsupported features detected. "
+				"Please try a newer xfsprogs.\n", db.progname);
+			dev_close(dev);
+			return -1;
+		}
+	}
 	findings_init(&fl);
 	err = fs_open_dev(dev, FS_OPEN_FORCE |
 			  (db.readonly ? FS_OPEN_RDONLY : 0), &db.fs, &fl);
