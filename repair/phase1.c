@@ -457,6 +457,7 @@ int phase1(struct repair *r)
 	struct fs_dev *dev, *logdev, *rtdev;
 	uint8_t *buf;
 	struct fs_sb sb;
+	struct fs_finding why;
 	size_t len;
 	bool modified = false;
 	int err, rval;
@@ -473,7 +474,7 @@ int phase1(struct repair *r)
 		rp_fatal(r, "superblock read failed, offset 0, size %u, ag 0, rval %zu\n",
 			 SB_READ_BYTES, len);
 
-	rval = sbc_check(buf, len, true, &sb, NULL);
+	rval = sbc_check_why(buf, len, true, &sb, NULL, &why);
 	if (rval == SBC_V4) {
 		rp_log(NULL, "%s: version 4 filesystems are not supported by this xfs_repair.\n",
 		       r->o.device);
@@ -484,7 +485,12 @@ int phase1(struct repair *r)
 
 		a.obj.agno = 0;
 		a.s1 = sbc_strerror(rval);
+		a.field = why.field;
+		a.expected = why.expected;
+		a.found = why.found;
 		rp_say(NULL, PR_RP_SB_PRIMARY_BAD, &a);
+		a.field = NULL;
+		a.expected = a.found = 0;
 		if (!find_secondary(r, dev, &sb, &sb)) {
 			a.s1 = NULL;
 			rp_say(NULL, PR_RP_SB_NONE_FOUND, &a);

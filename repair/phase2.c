@@ -87,6 +87,7 @@ static bool check_sb_copy(struct repair *r, xfs_agnumber_t agno,
 	const struct fs_sb *p = &r->fs->sb;
 	struct fs_buf *bp;
 	struct fs_sb sb;
+	struct fs_finding why;
 	enum sbc_err e;
 	bool bad = false, garbage = false;
 	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
@@ -94,10 +95,15 @@ static bool check_sb_copy(struct repair *r, xfs_agnumber_t agno,
 	a.obj.agno = agno;
 	if (fs_read_sb(r->fs, agno, NULL, &bp))
 		rp_fatal(r, "can't get %s for ag %u\n", "root superblock", agno);
-	e = sbc_check(bp->data, bp->len, agno == 0, &sb, NULL);
+	e = sbc_check_why(bp->data, bp->len, agno == 0, &sb, NULL, &why);
 	if (e != SBC_OK) {
 		a.s1 = sbc_strerror(e);
+		a.field = why.field;
+		a.expected = why.expected;
+		a.found = why.found;
 		rp_say(o, PR_RP_SB_SECONDARY_BAD, &a);
+		a.field = NULL;
+		a.expected = a.found = 0;
 		bad = true;
 	}
 	if (!same_geometry(p, &sb)) {

@@ -158,23 +158,72 @@ static bool ino_align_ok(const struct fs_sb *sb)
 	return false;
 }
 
-enum sbc_err sbc_check(const void *raw, size_t len, bool primary,
-		       struct fs_sb *sb, struct fs_findings *fl)
+/* The finding behind a verdict that no sb_verify finding stands for. */
+static void set_why(struct fs_finding *why, const char *field,
+		    uint64_t expected, uint64_t found)
+{
+	if (!why)
+		return;
+	why->field = field;
+	why->expected = expected;
+	why->found = found;
+}
+
+/*
+ * Which word says the version is bad, and the nearest good value of it:
+ * the version number (a v4 number, bits v5 requires or does not know),
+ * else features2.
+ */
+static void version_why(const struct fs_sb *sb, struct fs_finding *why)
+{
+	uint16_t vn = (sb->versionnum & SB_V5_VERSION_ALLOWED &
+		       ~XFS_SB_VERSION_NUMBITS) | SB_V5_VERSION_REQUIRED |
+		      XFS_SB_VERSION_5;
+	uint32_t f2 = (sb->features2 & SB_V5_FEATURES2_ALLOWED) |
+		      SB_V5_FEATURES2_REQUIRED;
+
+	if (sb->versionnum != vn)
+		set_why(why, "versionnum", vn, sb->versionnum);
+	else
+		set_why(why, "features2", f2, sb->features2);
+}
+
+enum sbc_err sbc_check_why(const void *raw, size_t len, bool primary,
+			   struct fs_sb *sb, struct fs_findings *fl,
+			   struct fs_finding *why)
 {
 	struct fs_findings tmp;
 	int best = SBC_OK, best_rank = 1000;
+	const struct fs_finding *bestf = NULL;
 
 	memset(sb, 0, sizeof(*sb));
+	if (why)
+		memset(why, 0, sizeof(*why));
 	if (len < sizeof(struct xfs_dsb))
 		return SBC_EOF;
 	sb_decode(raw, sb);
-	if (sb->magicnum != XFS_SB_MAGIC)
+	if (sb->magicnum != XFS_SB_MAGIC) {
+		set_why(why, "magicnum", XFS_SB_MAGIC, sb->magicnum);
 		return SBC_BAD_MAGIC;
-	if ((sb->versionnum & XFS_SB_VERSION_NUMBITS) == XFS_SB_VERSION_4)
-		return SBC_V4;
+	}
+	/*
+	 * A version number the reference does not support is its second
+	 * check, after the magic number.  A v4 superblock that is good as
+	 * v4 is a v4 filesystem, which we do not handle; one with bits v4
+	 * never had (CRCs) is a damaged v5 superblock.
+	 */
+	if ((sb->versionnum & XFS_SB_VERSION_NUMBITS) == XFS_SB_VERSION_4) {
+		version_why(sb, why);
+		return sb_good_version(sb) ? SBC_V4 : SBC_BAD_VERSION;
+	}
 
 	findings_init(&tmp);
 	sb_verify(raw, len, primary ? 0 : 1, 0, &tmp);
+	if (!sb_good_version(sb)) {
+		best = SBC_BAD_VERSION;
+		best_rank = 2;
+		version_why(sb, why);
+	}
 	for (size_t i = 0; i < tmp.n; i++) {
 		int rank = 0;
 		int e = classify(&tmp.v[i], primary, &rank);
@@ -182,18 +231,32 @@ enum sbc_err sbc_check(const void *raw, size_t len, bool primary,
 		if (e && rank < best_rank) {
 			best = e;
 			best_rank = rank;
+			bestf = &tmp.v[i];
 		}
 	}
 	if (best_rank > 12 && !ino_align_ok(sb)) {
 		best = SBC_BAD_INO_ALIGN;
 		best_rank = 12;
+		bestf = NULL;
+		set_why(why, "inoalignmt", 0, sb->inoalignmt);
 	}
 	if (best == SBC_BAD_SB_UNIT &&
 	    ((sb->unit && !sb->width) ||
-	     (sb->unit && sb->width && sb->width % sb->unit)))
+	     (sb->unit && sb->width && sb->width % sb->unit))) {
 		best = SBC_BAD_SB_WIDTH;
+		bestf = NULL;
+		set_why(why, "width", 0, sb->width);
+	}
+	if (why && bestf)
+		set_why(why, bestf->field, bestf->expected, bestf->found);
 	if (fl)
 		findings_splice(fl, &tmp);
 	findings_free(&tmp);
 	return best;
+}
+
+enum sbc_err sbc_check(const void *raw, size_t len, bool primary,
+		       struct fs_sb *sb, struct fs_findings *fl)
+{
+	return sbc_check_why(raw, len, primary, sb, fl, NULL);
 }

@@ -1,6 +1,7 @@
 /*
  * Is this sector a usable superblock?  The reference's rule, on top of
- * libfs's sb_verify(): a copy is usable when the fields the geometry is
+ * libfs's sb_verify(): a copy is usable when its version is one the
+ * reference supports (sb_good_version) and the fields the geometry is
  * derived from hold together (identity, CRC, sizes, AG geometry, log,
  * realtime, alignment, stripe, directory block size).  Other findings of
  * sb_verify (counters, feature mismatches, stale inode pointers, garbage
@@ -34,7 +35,7 @@ enum sbc_err {
 	SBC_BAD_LOG_GEOMETRY,
 	SBC_SB_GEO_MISMATCH,
 	SBC_EOF,
-	SBC_V4,			/* a v4 superblock: not supported */
+	SBC_V4,			/* a good v4 superblock: not supported */
 	SBC_NERR
 };
 
@@ -45,6 +46,15 @@ enum sbc_err {
  */
 enum sbc_err sbc_check(const void *raw, size_t len, bool primary,
 		       struct fs_sb *sb, struct fs_findings *fl);
+
+/*
+ * sbc_check(), and in *why (may be NULL) the field behind the verdict,
+ * with what it should be where one value would do and what it is: the
+ * finding's code and object are left for the caller to set.
+ */
+enum sbc_err sbc_check_why(const void *raw, size_t len, bool primary,
+			   struct fs_sb *sb, struct fs_findings *fl,
+			   struct fs_finding *why);
 
 /* The reference's words for a verdict ("bad magic number", ...). */
 const char *sbc_strerror(int err);
