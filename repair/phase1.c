@@ -476,8 +476,15 @@ int phase1(struct repair *r)
 
 	rval = sbc_check_why(buf, len, true, &sb, NULL, &why);
 	if (rval == SBC_V4) {
-		rp_log(NULL, "%s: version 4 filesystems are not supported by this xfs_repair.\n",
-		       r->o.device);
+		/* a good v4 superblock: a format we do not check */
+		struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+
+		a.obj.agno = 0;
+		a.s1 = r->o.device;
+		a.field = "versionnum";
+		a.expected = XFS_SB_VERSION_5;
+		a.found = sb.versionnum & XFS_SB_VERSION_NUMBITS;
+		rp_say(NULL, PR_FS_V4, &a);
 		exit(RP_EXIT_FOUND);
 	}
 	if (rval != SBC_OK) {

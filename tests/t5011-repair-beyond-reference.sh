@@ -1,13 +1,13 @@
 #!/bin/sh
-# Damage the reference's xfs_repair -n misses and ours reports (listed in
-# repair/DIFFERENCES.md): for each, the reference exits 0, ours exits 1
-# with the named finding and changes no byte; where the kernel can show
-# the damage is real, it does (reading the directory fails with
-# "Structure needs cleaning"; a write fails; GETFSMAP reports blocks in
-# use as free space; the filesystem shuts down; a later change fails
-# where the same change to an undamaged copy works).  If the reference
-# ever starts to report one of these, the test says so, and the row leaves
-# DIFFERENCES.md.
+# Damage the reference's xfs_repair -n misses and ours reports, and a
+# format it checks that ours refuses (listed in repair/DIFFERENCES.md):
+# for each, the reference exits 0, ours exits 1 with the named finding
+# and changes no byte; where the kernel can show the damage is real, it
+# does (reading the directory fails with "Structure needs cleaning"; a
+# write fails; GETFSMAP reports blocks in use as free space; the
+# filesystem shuts down; a later change fails where the same change to an
+# undamaged copy works).  If the reference ever starts to report one of
+# these, the test says so, and the row leaves DIFFERENCES.md.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/repair-images.sh"
 
@@ -15,7 +15,7 @@ rp_need "$XK_REPAIR"
 
 src=$(rp_image std) || skip_all "cannot make the std image"
 plain=$(rp_image plain) || skip_all "cannot make the plain image"
-plan 39
+plan 41
 
 # damage NAME PATH XFS_DB-COMMAND: a damaged copy in $T/NAME.img
 damage() {
@@ -331,4 +331,11 @@ mounted freemap_ok getfattr -d "$m/attr_leaf"
 check "freemap: the undamaged leaf takes both attributes" \
 	grep -q "user.added2=" "$T/cmd.out"
 rp_rm "$T/freemap_ok.img"
+
+# a version 4 filesystem, made so by the reference's mkfs: it checks it,
+# we refuse the format (only v5 is supported)
+truncate -s 320M "$T/v4.img"
+"$REF_MKFS" -q -f -m crc=0 "$T/v4.img" > /dev/null 2>&1
+compare v4 FS_V4
+rm -f "$T/v4.img"
 done_testing
