@@ -41,12 +41,25 @@ static void say_ag(struct rp_out *o, enum fs_problem code,
 	rp_say(o, code, &a);
 }
 
-/* The reference's rule for the last valid byte of a v5 superblock. */
+/*
+ * The reference's rule for where a copy's fields end, by the version
+ * that copy itself claims: the later the version and features, the more
+ * fields (a copy whose version number was damaged to something older
+ * than v5 has bytes past its end that are not zero).
+ */
 static size_t sb_valid_bytes(const struct fs_sb *sb)
 {
-	if (sb_has_metauuid(sb))
+	if (sb_is_v5(sb) && sb_has_metauuid(sb))
 		return offsetof(struct xfs_dsb, sb_meta_uuid) + sizeof(xfs_uuid_t);
-	return offsetof(struct xfs_dsb, sb_lsn) + sizeof(be64);
+	if (sb_is_v5(sb))
+		return offsetof(struct xfs_dsb, sb_lsn) + sizeof(be64);
+	if (sb->versionnum & XFS_SB_VERSION_MOREBITSBIT)
+		return offsetof(struct xfs_dsb, sb_bad_features2) + sizeof(be32);
+	if (sb->versionnum & XFS_SB_VERSION_LOGV2BIT)
+		return offsetof(struct xfs_dsb, sb_logsunit) + sizeof(be32);
+	if (sb->versionnum & XFS_SB_VERSION_SECTORBIT)
+		return offsetof(struct xfs_dsb, sb_logsectsize) + sizeof(be16);
+	return offsetof(struct xfs_dsb, sb_dirblklog) + 1;
 }
 
 static bool same_geometry(const struct fs_sb *a, const struct fs_sb *b)
