@@ -100,6 +100,26 @@ static void check_mkfs_inodes(struct repair *r)
 }
 
 /*
+ * Feature bits this repair does not know, in the primary: the reference
+ * names them (each word masked to the unknown bits) and stops before
+ * phase 2, whatever else it would find.  (No compat bit is known.)
+ */
+static void check_sb_features(struct repair *r)
+{
+	const struct fs_sb *sb = &r->fs->sb;
+	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+
+	a.obj.agno = 0;
+	a.found = sb->features_compat;
+	a.expected = sb->features_ro_compat & ~XFS_SB_FEAT_RO_COMPAT_ALL;
+	a.v2 = sb->features_incompat & ~XFS_SB_FEAT_INCOMPAT_ALL;
+	if (!a.found && !a.expected && !a.v2)
+		return;
+	rp_say(NULL, PR_RP_SB_UNKNOWN_FEATURES, &a);
+	exit(RP_EXIT_FOUND);
+}
+
+/*
  * The reference treats a filesystem of many AGs or with a stripe unit as
  * spread over several disks, and then strides over its AGs (which also
  * turns on the -t progress reports) unless prefetching is off or a stride
@@ -384,6 +404,7 @@ int main(int argc, char **argv)
 	}
 	size_cache(&r);
 	check_mkfs_inodes(&r);
+	check_sb_features(&r);
 
 	phase2(&r);
 	rp_upgrade(&r);
