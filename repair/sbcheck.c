@@ -41,6 +41,8 @@ const char *sbc_strerror(int err)
 	return sbc_words[err];
 }
 
+#define SBC_MAX_LOGSUNIT	(256 * 1024)	/* the largest log record */
+
 /*
  * The verdict a finding stands for, and its place in the reference's
  * order of checks (lower is checked first).  0: not a usability problem.
@@ -101,11 +103,16 @@ static int classify(const struct fs_finding *f, bool primary, int *rank)
 		*rank = 9;
 		return SBC_BAD_LOG_GEOMETRY;
 	case PR_SB_BAD_LOGSUNIT:
+		/* too large is an inode geometry fault to the reference */
+		if (f->found > SBC_MAX_LOGSUNIT) {
+			*rank = 8;
+			return SBC_BAD_INO_SIZE_DATA;
+		}
 		*rank = 9;
 		return SBC_BAD_LOG_GEOMETRY;
 	case PR_SB_BAD_LOGSECT:
-		*rank = 10;
-		return SBC_BAD_SECT_SIZE_DATA;
+		/* the reference's own rule: see logsect_ok() */
+		return 0;
 	case PR_SB_BAD_RTGEOM:
 		*rank = 11;
 		return SBC_BAD_RT_GEO_DATA;
@@ -117,14 +124,51 @@ static int classify(const struct fs_finding *f, bool primary, int *rank)
 		*rank = 13;
 		return SBC_BAD_INO_MAX_PCT;
 	case PR_SB_BAD_STRIPE:
-		*rank = 14;
-		return SBC_BAD_SB_UNIT;	/* or width: see sbc_check */
+		/* the reference's own rule: see stripe_verdict() */
+		return 0;
 	case PR_SB_BAD_DIRBLKLOG:
 		*rank = 15;
 		return SBC_BAD_DIR_SIZE_DATA;
 	default:
 		return 0;
 	}
+}
+
+/*
+ * The log's sector size, which the reference checks only when the
+ * version says there is one (the sector bit): set, a power of two from
+ * 512 bytes to 32 KiB, with its log2 beside it.
+ */
+static bool logsect_ok(const struct fs_sb *sb)
+{
+	unsigned l = 0;
+
+	if (!(sb->versionnum & XFS_SB_VERSION_SECTORBIT))
+		return true;
+	if (!sb->logsectsize)
+		return false;
+	while ((1u << l) < sb->logsectsize && l < 16)
+		l++;
+	return l >= XFS_MIN_SECTORSIZE_LOG && l <= XFS_MAX_SECTORSIZE_LOG &&
+	       l == sb->logsectlog;
+}
+
+/*
+ * The stripe fields as the reference judges them: with the stripe bit,
+ * a width needs a unit that divides the AG size, a unit needs a width it
+ * divides; without it, neither may be set (a width fault).
+ */
+static enum sbc_err stripe_verdict(const struct fs_sb *sb)
+{
+	if (!(sb->versionnum & XFS_SB_VERSION_DALIGNBIT))
+		return sb->unit || sb->width ? SBC_BAD_SB_WIDTH : SBC_OK;
+	if ((!sb->unit && sb->width) ||
+	    (sb->unit && sb->agblocks % sb->unit))
+		return SBC_BAD_SB_UNIT;
+	if ((sb->unit && !sb->width) ||
+	    (sb->unit && sb->width && sb->width % sb->unit))
+		return SBC_BAD_SB_WIDTH;
+	return SBC_OK;
 }
 
 /*
@@ -234,18 +278,27 @@ enum sbc_err sbc_check_why(const void *raw, size_t len, bool primary,
 			bestf = &tmp.v[i];
 		}
 	}
+	/* the reference's own rules, in its order (ranks 10, 12, 14) */
+	if (best_rank > 10 && !logsect_ok(sb)) {
+		best = SBC_BAD_SECT_SIZE_DATA;
+		best_rank = 10;
+		bestf = NULL;
+		set_why(why, "logsectsize", 0, sb->logsectsize);
+	}
 	if (best_rank > 12 && !ino_align_ok(sb)) {
 		best = SBC_BAD_INO_ALIGN;
 		best_rank = 12;
 		bestf = NULL;
 		set_why(why, "inoalignmt", 0, sb->inoalignmt);
 	}
-	if (best == SBC_BAD_SB_UNIT &&
-	    ((sb->unit && !sb->width) ||
-	     (sb->unit && sb->width && sb->width % sb->unit))) {
-		best = SBC_BAD_SB_WIDTH;
+	if (best_rank > 14 && stripe_verdict(sb) != SBC_OK) {
+		best = stripe_verdict(sb);
+		best_rank = 14;
 		bestf = NULL;
-		set_why(why, "width", 0, sb->width);
+		if (best == SBC_BAD_SB_UNIT)
+			set_why(why, "unit", 0, sb->unit);
+		else
+			set_why(why, "width", 0, sb->width);
 	}
 	if (why && bestf)
 		set_why(why, bestf->field, bestf->expected, bestf->found);
