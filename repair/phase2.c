@@ -163,6 +163,13 @@ static bool check_sb_copy(struct repair *r, xfs_agnumber_t agno,
 			rp_say(o, PR_RP_SB_BAD_STRIPE, &a);
 			bad = true;
 		}
+		/* without the sector bit, every sector is 512 bytes */
+		if (!(sb.versionnum & XFS_SB_VERSION_SECTORBIT) &&
+		    (sb.sectsize != BBSIZE || sb.sectlog != BBSHIFT ||
+		     sb.logsectsize || sb.logsectlog) && !garbage) {
+			rp_say(o, PR_RP_SB_BAD_SECTOR_FIELDS, &a);
+			bad = true;
+		}
 		if (agno) {
 			if (p->features_compat != sb.features_compat)
 				feature_mismatch(o, PR_RP_SB_COMPAT_MISMATCH,
@@ -560,8 +567,9 @@ static void check_root_chunk(struct repair *r)
 
 	a.obj.agno = 0;
 	a.obj.ino = root;
+	/* (an AG whose headers would be reset is not scanned at all) */
 	if (ino_valid(g, root) && ino_to_agno(g, root) == 0 &&
-	    r->ags[0].sum.agi_ok)
+	    r->ags[0].sum.agi_ok && !r->ags[0].hdr_bad)
 		ag_iter_chunks(r->fs, 0, root_chunk, &f, NULL);
 	if (!f.found) {
 		rp_say(NULL, PR_RP_ROOT_CHUNK_MISSING, &a);
