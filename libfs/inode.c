@@ -246,18 +246,91 @@ static unsigned verify_fork(struct fs *fs, const struct fs_inode *ip,
 	return errs;
 }
 
-static bool extsize_ok(const struct fs_geom *g, uint32_t hint, bool rt,
-		       uint32_t rextsize)
+/* The xfs_db name of the lowest of a set of di_flags bits. */
+static const char *diflag_name(uint16_t bits)
 {
-	uint64_t max = g->agblocks / 2;
+	static const char *const names[15] = {
+		"core.realtime", "core.prealloc", "core.newrtbm",
+		"core.immutable", "core.append", "core.sync", "core.noatime",
+		"core.nodump", "core.rtinherit", "core.projinherit",
+		"core.nosymlinks", "core.extsz", "core.extszinherit",
+		"core.nodefrag", "core.filestream",
+	};
 
-	if (!hint)
+	for (unsigned i = 0; i < 15; i++)
+		if (bits & (1u << i))
+			return names[i];
+	return "core.flags";
+}
+
+/*
+ * A file block count in bytes, cut to 32 bits: the kernel's hint checks
+ * hold their byte counts in 32-bit variables, and so agree with the
+ * kernel (and the reference) only when cut the same way.
+ */
+static uint32_t fsb_bytes32(const struct fs_geom *g, uint64_t fsbs)
+{
+	return (uint32_t)(fsbs << g->blocklog);
+}
+
+/*
+ * Is the extent size hint one the kernel's inode verifier takes?  Either
+ * flag needs a hint of the file's own kind (a file's, a directory's) and
+ * a hint needs a flag; it is whole realtime extents for a realtime file
+ * (whole blocks otherwise), a bmbt extent at most, and for a data device
+ * file half an AG at most.  The flags are the inode's own (on disk),
+ * whatever other rules say of them.
+ */
+static bool extsize_hint_bad(const struct fs *fs, const struct fs_inode *ip)
+{
+	const struct fs_geom *g = &fs->geo;
+	uint16_t type = ip->mode & XFS_S_IFMT;
+	bool rt = ip->flags & XFS_DIFLAG_REALTIME;
+	bool hint = ip->flags & XFS_DIFLAG_EXTSIZE;
+	bool inherit = ip->flags & XFS_DIFLAG_EXTSZINHERIT;
+	uint32_t unit = rt ? fsb_bytes32(g, fs->sb.rextsize) :
+			     fsb_bytes32(g, 1);
+
+	if (hint && type != XFS_S_IFREG)
 		return true;
-	if (hint > max || hint > XFS_MAX_BMBT_EXTLEN)
-		return false;
-	if (rt && rextsize && hint % rextsize)
-		return false;
-	return true;
+	if (inherit && type != XFS_S_IFDIR)
+		return true;
+	if ((hint || inherit) ? ip->extsize == 0 : ip->extsize != 0)
+		return true;
+	if (unit && fsb_bytes32(g, ip->extsize) % unit)
+		return true;
+	if (ip->extsize > XFS_MAX_BMBT_EXTLEN)
+		return true;
+	if (!rt && ip->extsize > fs->sb.agblocks / 2)
+		return true;
+	/*
+	 * A directory whose new files inherit both the realtime flag and
+	 * its hint hands them a hint that must be whole realtime extents;
+	 * the kernel's verifier lets it pass, the reference does not.
+	 */
+	if (inherit && (ip->flags & XFS_DIFLAG_RTINHERIT) &&
+	    fs->sb.rextsize && ip->extsize % fs->sb.rextsize)
+		return true;
+	return false;
+}
+
+/* The same for the copy-on-write extent size hint (flags2 COWEXTSIZE). */
+static bool cowextsize_hint_bad(const struct fs *fs, const struct fs_inode *ip)
+{
+	const struct fs_geom *g = &fs->geo;
+	uint16_t type = ip->mode & XFS_S_IFMT;
+	bool hint = ip->flags2 & XFS_DIFLAG2_COWEXTSIZE;
+
+	if (hint && (!g->has_reflink ||
+		     (type != XFS_S_IFREG && type != XFS_S_IFDIR) ||
+		     (ip->flags & XFS_DIFLAG_REALTIME)))
+		return true;
+	if (hint ? ip->cowextsize == 0 : ip->cowextsize != 0)
+		return true;
+	if (fsb_bytes32(g, ip->cowextsize) % fsb_bytes32(g, 1))
+		return true;
+	return ip->cowextsize > XFS_MAX_BMBT_EXTLEN ||
+	       ip->cowextsize > fs->sb.agblocks / 2;
 }
 
 unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
@@ -270,6 +343,7 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 	uint16_t type;
 	unsigned errs = 0;
 	uint32_t lit = g->inodesize - LITERAL_OFF;
+	bool reflink_bad = false;
 
 #define BAD(code, field, exp, found) do { \
 		fs_report_val(fl, PR_##code, &o, field, exp, found); \
@@ -350,9 +424,15 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 
 	/* attribute fork placement */
 	if (ip->forkoff) {
-		if ((uint32_t)ip->forkoff * 8 >= lit)
+		/* a device number takes the first 8 bytes of the literal area */
+		if (ip->format == XFS_DINODE_FMT_DEV) {
+			if (ip->forkoff != 1)
+				BAD(INODE_BAD_DEV_FORKOFF, "core.forkoff", 1,
+				    ip->forkoff);
+		} else if ((uint32_t)ip->forkoff * 8 >= lit) {
 			BAD(INODE_BAD_FORKOFF, "core.forkoff", (lit - 1) / 8,
 			    ip->forkoff);
+		}
 	} else {
 		if (ip->aformat != XFS_DINODE_FMT_EXTENTS)
 			BAD(INODE_BAD_AFORMAT, "core.aformat",
@@ -373,52 +453,75 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 		BAD(INODE_BAD_NBLOCKS, "core.nblocks",
 		    ip->nextents + ip->anextents, ip->nblocks);
 
-	/* flags */
+	/*
+	 * flags, then flags2, each rule as the kernel and the reference
+	 * have it; the hints last, as they depend on both.
+	 */
 	if (ip->flags & ~XFS_DIFLAG_ANY)
 		BADF(INODE_BAD_FLAGS, "core.flags", ip->flags);
 	if ((ip->flags & XFS_DIFLAG_REALTIME) && !fs->sb.rblocks)
-		BADF(INODE_BAD_FLAGS, "core.realtime", 1);
-	if ((ip->flags & (XFS_DIFLAG_RTINHERIT | XFS_DIFLAG_EXTSZINHERIT |
-			  XFS_DIFLAG_PROJINHERIT | XFS_DIFLAG_NOSYMLINKS)) &&
-	    type != XFS_S_IFDIR)
-		BADF(INODE_BAD_FLAGS, "core.flags", ip->flags);
-	if ((ip->flags & (XFS_DIFLAG_REALTIME | XFS_DIFLAG_EXTSIZE)) &&
-	    type != XFS_S_IFREG)
-		BADF(INODE_BAD_FLAGS, "core.flags", ip->flags);
-	if ((ip->flags & XFS_DIFLAG_EXTSIZE) &&
-	    (ip->flags & XFS_DIFLAG_EXTSZINHERIT))
-		BADF(INODE_BAD_FLAGS, "core.flags", ip->flags);
-	if (!(ip->flags & (XFS_DIFLAG_EXTSIZE | XFS_DIFLAG_EXTSZINHERIT)) &&
-	    ip->extsize)
-		BAD(INODE_BAD_EXTSIZE, "core.extsize", 0, ip->extsize);
-	else if (!extsize_ok(g, ip->extsize,
-			     (ip->flags & (XFS_DIFLAG_REALTIME |
-					   XFS_DIFLAG_RTINHERIT)) != 0,
-			     fs->sb.rextsize))
-		BADF(INODE_BAD_EXTSIZE, "core.extsize", ip->extsize);
+		BADF(INODE_FLAG_NO_FEATURE, "core.realtime", 1);
+	if ((ip->flags & XFS_DIFLAG_NEWRTBM) && ino != fs->sb.rbmino)
+		BADF(INODE_NOT_RTBITMAP, "core.newrtbm", 1);
+	{
+		uint16_t dir_only = ip->flags & (XFS_DIFLAG_RTINHERIT |
+						 XFS_DIFLAG_EXTSZINHERIT |
+						 XFS_DIFLAG_PROJINHERIT |
+						 XFS_DIFLAG_NOSYMLINKS);
+		uint16_t file_only = ip->flags & (XFS_DIFLAG_REALTIME |
+						  XFS_DIFLAG_EXTSIZE);
 
-	/* flags2 */
+		/* a realtime flag without a realtime section said so above */
+		if (!fs->sb.rblocks)
+			file_only &= ~XFS_DIFLAG_REALTIME;
+		if (dir_only && type != XFS_S_IFDIR)
+			BADF(INODE_FLAG_WRONG_TYPE, diflag_name(dir_only),
+			     ip->flags);
+		if (file_only && type != XFS_S_IFREG)
+			BADF(INODE_FLAG_WRONG_TYPE, diflag_name(file_only),
+			     ip->flags);
+	}
+
 	if (ip->flags2 & ~XFS_DIFLAG2_ANY)
 		BADF(INODE_BAD_FLAGS2, "v3.flags2", ip->flags2);
-	if ((ip->flags2 & XFS_DIFLAG2_REFLINK) &&
-	    (!g->has_reflink || type != XFS_S_IFREG ||
-	     (ip->flags & XFS_DIFLAG_REALTIME)))
-		BADF(INODE_BAD_FLAGS2, "v3.reflink", 1);
 	if ((ip->flags2 & XFS_DIFLAG2_DAX) &&
 	    type != XFS_S_IFREG && type != XFS_S_IFDIR)
-		BADF(INODE_BAD_FLAGS2, "v3.dax", 1);
+		BADF(INODE_FLAG_WRONG_TYPE, "v3.dax", 1);
+	/*
+	 * A reflink flag that cannot be is the end of the inode: nothing
+	 * after it is worth saying but where its unlinked list goes.
+	 */
+	if (ip->flags2 & XFS_DIFLAG2_REFLINK) {
+		unsigned before = errs;
+
+		if (!g->has_reflink)
+			BADF(INODE_FLAG_NO_FEATURE, "v3.reflink", 1);
+		else if (type != XFS_S_IFREG)
+			BADF(INODE_FLAG_WRONG_TYPE, "v3.reflink", 1);
+		else if (ip->flags & (XFS_DIFLAG_REALTIME |
+				      XFS_DIFLAG_RTINHERIT))
+			BADF(INODE_FLAG_ON_REALTIME, "v3.reflink", 1);
+		reflink_bad = errs != before;
+	}
+	if (reflink_bad)
+		goto unlinked;
+	if (ip->flags2 & XFS_DIFLAG2_COWEXTSIZE) {
+		if (!g->has_reflink)
+			BADF(INODE_FLAG_NO_FEATURE, "v3.cowextsz", 1);
+		else if (type != XFS_S_IFREG && type != XFS_S_IFDIR)
+			BADF(INODE_FLAG_WRONG_TYPE, "v3.cowextsz", 1);
+		else if (ip->flags & (XFS_DIFLAG_REALTIME |
+				      XFS_DIFLAG_RTINHERIT))
+			BADF(INODE_FLAG_ON_REALTIME, "v3.cowextsz", 1);
+	}
 	if ((ip->flags2 & XFS_DIFLAG2_BIGTIME) && !g->has_bigtime)
-		BADF(INODE_BAD_FLAGS2, "v3.bigtime", 1);
+		BADF(INODE_FLAG_NO_FEATURE, "v3.bigtime", 1);
 	if ((ip->flags2 & XFS_DIFLAG2_NREXT64) && !g->has_nrext64)
-		BADF(INODE_BAD_FLAGS2, "v3.nrext64", 1);
-	if ((ip->flags2 & XFS_DIFLAG2_COWEXTSIZE) &&
-	    type != XFS_S_IFREG && type != XFS_S_IFDIR)
-		BADF(INODE_BAD_FLAGS2, "v3.cowextsz", 1);
-	if (!(ip->flags2 & XFS_DIFLAG2_COWEXTSIZE) && ip->cowextsize)
-		BAD(INODE_BAD_COWEXTSIZE, "v3.cowextsize", 0, ip->cowextsize);
-	else if (ip->cowextsize &&
-		 (ip->cowextsize > g->agblocks / 2 ||
-		  ip->cowextsize > XFS_MAX_BMBT_EXTLEN))
+		BADF(INODE_FLAG_NO_FEATURE, "v3.nrext64", 1);
+
+	if (extsize_hint_bad(fs, ip))
+		BADF(INODE_BAD_EXTSIZE, "core.extsize", ip->extsize);
+	if (cowextsize_hint_bad(fs, ip))
 		BADF(INODE_BAD_COWEXTSIZE, "v3.cowextsize", ip->cowextsize);
 
 	/* timestamps: legacy nanoseconds are below one second */
@@ -436,6 +539,7 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 				BADF(INODE_BAD_TIMESTAMP, tn[i], ts[i]->nsec);
 	}
 
+unlinked:
 	/* the unlinked list stays inside the AG */
 	if (ip->next_unlinked != NULLAGINO &&
 	    (!agino_valid(g, o.agno, ip->next_unlinked) ||
@@ -443,6 +547,8 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 		BADF(INODE_BAD_UNLINKED, "next_unlinked", ip->next_unlinked);
 
 	/* reserved bytes */
+	if (reflink_bad)
+		goto out;
 	if (!(ip->flags2 & XFS_DIFLAG2_NREXT64)) {
 		if (get_be64(d->u24.di_v3_pad))
 			fs_report_found(fl, PR_INODE_BAD_PAD, &o, "v3.pad",

@@ -95,6 +95,16 @@ static enum verdict core_verdict(const struct fs_finding *f)
 		return field_is(f, "a.") ? V_ATTR : V_INODE;
 	case PR_INODE_BAD_SIZE:
 		return field_is(f, "a.") ? V_NOTE : V_INODE;
+	case PR_INODE_FLAG_NO_FEATURE:
+	case PR_INODE_FLAG_WRONG_TYPE:
+	case PR_INODE_FLAG_ON_REALTIME:
+		/*
+		 * A flag the reference drops, but for a reflink flag that
+		 * cannot be: the kernel refuses the inode, and the reference
+		 * clears it.
+		 */
+		return field_is(f, "v3.reflink") ? V_INODE : V_NOTE;
+	case PR_INODE_BAD_DEV_FORKOFF:
 	case PR_INODE_BAD_MAGIC:
 	case PR_INODE_BAD_VERSION:
 	case PR_INODE_BAD_CRC:
@@ -255,6 +265,28 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 }
 
 /*
+ * Which of the inode's flag words a finding is about: 1 di_flags, 2
+ * di_flags2, 0 neither.  The reference says what is wrong with a word,
+ * rule by rule, and then once that it would fix the word.
+ */
+static int flags_word(const struct fs_finding *f)
+{
+	switch (f->code) {
+	case PR_INODE_BAD_FLAGS:
+	case PR_INODE_NOT_RTBITMAP:
+		return 1;
+	case PR_INODE_BAD_FLAGS2:
+		return 2;
+	case PR_INODE_FLAG_NO_FEATURE:
+	case PR_INODE_FLAG_WRONG_TYPE:
+	case PR_INODE_FLAG_ON_REALTIME:
+		return field_is(f, "core.") ? 1 : 2;
+	default:
+		return 0;
+	}
+}
+
+/*
  * Print and drop the findings gathered so far, judging each with judge
  * (NULL: all are notes).  Returns the worst verdict.  Counter findings
  * that phase 3 reports itself, in the reference's words, are dropped.
@@ -265,12 +297,14 @@ static enum verdict flush(struct p3ag *c, uint16_t mode,
 			  bool attr)
 {
 	enum verdict worst = V_NOTE;
+	bool word_fatal = false;
 
 	if (!c->fl.n)
 		return V_NOTE;
 	for (size_t i = 0; i < c->fl.n; i++) {
 		const struct fs_finding *f = &c->fl.v[i];
 		enum verdict v = judge ? judge(f, attr) : V_NOTE;
+		int word = flags_word(f);
 
 		if (v > worst)
 			worst = v;
@@ -284,6 +318,20 @@ static enum verdict flush(struct p3ag *c, uint16_t mode,
 		if (f->code == PR_INODE_BAD_NEXTENTS && v == V_NOTE)
 			continue;	/* said as RP_NEXTENTS, counted */
 		say_finding(c, f, mode);
+		if (!word)
+			continue;
+		/*
+		 * inode_verify reports a word's rules together: after the
+		 * last, the word would be fixed -- unless the inode would
+		 * be cleared for it.
+		 */
+		word_fatal |= v == V_INODE;
+		if (i + 1 == c->fl.n || flags_word(&c->fl.v[i + 1]) != word) {
+			if (!word_fatal)
+				say_ino(c, word == 1 ? PR_RP_FLAGS_FIX :
+					PR_RP_FLAGS2_FIX, 0, 0);
+			word_fatal = false;
+		}
 	}
 	findings_clear(&c->fl);
 	return worst;

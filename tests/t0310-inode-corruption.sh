@@ -55,7 +55,7 @@ case_ INODE_BAD_FORKOFF  "fork offset"            -c "path /reg" -c "write core.
 case_ INODE_BAD_NEXTENTS "extent count"           -c "path /reg" -c "write core.nextents 30"
 case_ INODE_BAD_INO      "inode number"           -c "path /reg" -c "write v3.inumber 999"
 case_ INODE_BAD_NBLOCKS  "block count"            -c "path /reg" -c "write core.nblocks 1"
-case_ INODE_BAD_FLAGS2   "nrext64 flag"           -c "path /reg" -c "write v3.nrext64 1"
+case_ INODE_FLAG_NO_FEATURE "nrext64 flag"         -c "path /reg" -c "write v3.nrext64 1"
 case_ INODE_BAD_EXTSIZE  "extent size hint"       -c "path /reg" -c "write core.extsize 16"
 case_ INODE_BAD_LSN      "inode LSN past the log" -c "path /reg" -c "write v3.lsn 0x1fffffff0"
 case_ INODE_BAD_SIZE     "symlink size"           -c "path /lnk" -c "write core.size 2000"

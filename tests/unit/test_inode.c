@@ -146,7 +146,7 @@ START_TEST(nrext64_counters)
 	make_inode(raw, 131);
 	put_be64(&d->di_flags2, XFS_DIFLAG2_NREXT64);
 	seal(raw);
-	verify_count(raw, 131, PR_INODE_BAD_FLAGS2);
+	verify_count(raw, 131, PR_INODE_FLAG_NO_FEATURE);
 }
 END_TEST
 
@@ -203,7 +203,7 @@ START_TEST(damaged_fields)
 	put_be16(&d->di_mode, XFS_S_IFDIR | 0755);	/* reflink dirs: no */
 	d->di_format = XFS_DINODE_FMT_EXTENTS;
 	seal(raw);
-	verify_count(raw, 131, PR_INODE_BAD_FLAGS2);
+	verify_count(raw, 131, PR_INODE_FLAG_WRONG_TYPE);
 
 	make_inode(raw, 131);
 	put_be32(&d->di_next_unlinked, 131 & 0xfffff);	/* points at itself */
@@ -214,6 +214,67 @@ START_TEST(damaged_fields)
 	put_be32(&d->di_extsize, 16);		/* no EXTSIZE flag */
 	seal(raw);
 	verify_count(raw, 131, PR_INODE_BAD_EXTSIZE);
+}
+END_TEST
+
+/* The flag rules one at a time, each with the finding it makes. */
+START_TEST(flag_rules)
+{
+	uint8_t raw[512];
+	struct xfs_dinode *d = (void *)raw;
+
+	setup_fs(true, false);
+
+	/* the rt bitmap flag belongs to the rt bitmap inode only */
+	make_inode(raw, 131);
+	put_be16(&d->di_flags, XFS_DIFLAG_NEWRTBM);
+	seal(raw);
+	verify_count(raw, 131, PR_INODE_NOT_RTBITMAP);
+
+	/* a directory flag on a file */
+	make_inode(raw, 131);
+	put_be16(&d->di_flags, XFS_DIFLAG_PROJINHERIT);
+	seal(raw);
+	verify_count(raw, 131, PR_INODE_FLAG_WRONG_TYPE);
+
+	/* a hint flag needs a hint */
+	make_inode(raw, 131);
+	put_be16(&d->di_flags, XFS_DIFLAG_EXTSIZE);
+	seal(raw);
+	verify_count(raw, 131, PR_INODE_BAD_EXTSIZE);
+	make_inode(raw, 131);
+	put_be64(&d->di_flags2, XFS_DIFLAG2_COWEXTSIZE);
+	seal(raw);
+	verify_count(raw, 131, PR_INODE_BAD_COWEXTSIZE);
+
+	/* a hint of half an AG is the most a data file takes */
+	make_inode(raw, 131);
+	put_be16(&d->di_flags, XFS_DIFLAG_EXTSIZE);
+	put_be32(&d->di_extsize, 65536 / 2);
+	seal(raw);
+	verify_count(raw, 131, PR_NONE);
+	put_be32(&d->di_extsize, 65536 / 2 + 1);
+	seal(raw);
+	verify_count(raw, 131, PR_INODE_BAD_EXTSIZE);
+
+	/* an inheritable hint on a file: both rules say so */
+	make_inode(raw, 131);
+	put_be16(&d->di_flags, XFS_DIFLAG_EXTSZINHERIT);
+	put_be32(&d->di_extsize, 16);
+	seal(raw);
+	verify_count(raw, 131, PR_INODE_FLAG_WRONG_TYPE);
+	verify_count(raw, 131, PR_INODE_BAD_EXTSIZE);
+
+	/* a device's attribute fork starts right after the device number */
+	make_inode(raw, 131);
+	put_be16(&d->di_mode, XFS_S_IFCHR | 0644);
+	d->di_format = XFS_DINODE_FMT_DEV;
+	d->di_forkoff = 1;
+	seal(raw);
+	verify_count(raw, 131, PR_NONE);
+	d->di_forkoff = 9;
+	seal(raw);
+	verify_count(raw, 131, PR_INODE_BAD_DEV_FORKOFF);
 }
 END_TEST
 
@@ -248,6 +309,7 @@ int main(void)
 	tcase_add_test(tc, bigtime_and_legacy_times);
 	tcase_add_test(tc, nrext64_counters);
 	tcase_add_test(tc, damaged_fields);
+	tcase_add_test(tc, flag_rules);
 	tcase_add_test(tc, fork_layout);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
