@@ -102,7 +102,33 @@ struct fork_scan {
 	int			err;
 };
 
-/* Check one mapping in its inode's context; add it if it is usable. */
+/*
+ * May this fork hold unwritten extents?  Only a regular file's data
+ * fork: preallocated space is a file's, and the realtime bitmap, summary
+ * and quota files (regular files the filesystem keeps) are written
+ * whole.
+ */
+static bool fork_may_be_unwritten(const struct fork_scan *sc)
+{
+	const struct fs_inode *ip = sc->ip;
+	const struct fs_sb *sb = &sc->fs->sb;
+
+	if (sc->whichfork != XFS_DATA_FORK ||
+	    (ip->mode & XFS_S_IFMT) != XFS_S_IFREG)
+		return false;
+	if (ip->flags & XFS_DIFLAG_REALTIME)
+		return true;
+	return ip->ino != sb->rbmino && ip->ino != sb->rsumino &&
+	       ip->ino != sb->uquotino && ip->ino != sb->gquotino &&
+	       ip->ino != sb->pquotino;
+}
+
+/*
+ * Check one mapping in its inode's context; add it if it is usable.
+ * Findings about one extent name it by its file offset (the objref's
+ * index) and its start block (found), but an order problem names the
+ * record (index: the record's number).
+ */
 static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 		     uint64_t index)
 {
@@ -113,15 +139,16 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 
 	o.ino = sc->ip->ino;
 	o.agno = ino_to_agno(g, sc->ip->ino);
-	o.index = index;
+	o.index = r->br_startoff;
 	sc->nrecs++;
 	if (r->br_blockcount == 0) {
-		fs_report_found(sc->fl, PR_BMAP_BAD_LENGTH, &o, fld, 0);
+		fs_report_found(sc->fl, PR_BMAP_BAD_LENGTH, &o, fld,
+				r->br_startblock);
 		ok = false;
 	}
-	if (r->br_startoff + r->br_blockcount > XFS_MAX_FILEOFF + 1) {
-		fs_report_found(sc->fl, PR_BMAP_BAD_STARTOFF, &o, fld,
-				r->br_startoff);
+	if (r->br_startoff + r->br_blockcount > bmap_max_fileoff(g) + 1) {
+		fs_report_found2(sc->fl, PR_BMAP_BAD_STARTOFF, &o, fld,
+				 r->br_blockcount, r->br_startblock);
 		ok = false;
 	}
 	if (sc->rt) {
@@ -137,11 +164,15 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 				r->br_startblock);
 		ok = false;
 	}
-	if (r->br_unwritten && sc->whichfork == XFS_ATTR_FORK) {
-		fs_report(sc->fl, PR_BMAP_UNWRITTEN_ATTR, &o, fld);
+	if (r->br_unwritten && !fork_may_be_unwritten(sc)) {
+		fs_report_found(sc->fl, sc->whichfork == XFS_ATTR_FORK ?
+				PR_BMAP_UNWRITTEN_ATTR :
+				PR_BMAP_UNWRITTEN_NONREG, &o, fld,
+				r->br_startblock);
 		ok = false;
 	}
 	if (ok && r->br_startoff < sc->next_off) {
+		o.index = index;
 		fs_report_val(sc->fl, PR_BMAP_OUT_OF_ORDER, &o, fld,
 			      sc->next_off, r->br_startoff);
 		ok = false;

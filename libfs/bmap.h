@@ -53,7 +53,17 @@ int fork_read(struct fs *fs, const struct fs_extents *el, xfs_fileoff_t off,
 	      uint32_t count, const struct buf_ops *ops, struct fs_findings *fl,
 	      struct fs_buf **bpp);
 
-/* The largest file offset (in blocks) the format allows: 2^54 - 1. */
+/* The largest file offset (in blocks) a bmbt record can hold: 2^54 - 1. */
 #define XFS_MAX_FILEOFF	((1ull << 54) - 1)
+
+/*
+ * The largest file block a mapping may reach: a byte offset into a file
+ * is a signed 64-bit number (loff_t), so no file is longer than 2^63 - 1
+ * bytes -- fewer blocks than a record's 54 bits of offset can name.
+ */
+static inline uint64_t bmap_max_fileoff(const struct fs_geom *g)
+{
+	return (uint64_t)INT64_MAX >> g->blocklog;
+}
 
 #endif

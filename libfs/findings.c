@@ -170,6 +170,23 @@ void fs_report_val(struct fs_findings *fl, enum fs_problem code,
 	report(fl, code, obj, field, FND_EXPECTED | FND_FOUND, expected, found);
 }
 
+void fs_report_found2(struct fs_findings *fl, enum fs_problem code,
+		      const struct fs_objref *obj, const char *field,
+		      uint64_t found, uint64_t extra)
+{
+	struct fs_finding f = {
+		.code = code,
+		.flags = FND_FOUND | FND_EXTRA,
+		.obj = obj ? *obj : OBJREF_INIT(OBJ_NONE),
+		.field = field,
+		.found = found,
+		.extra = extra,
+	};
+
+	if (fl)
+		findings_push(fl, &f);
+}
+
 bool findings_has(const struct fs_findings *fl, enum fs_problem code)
 {
 	for (size_t i = 0; i < fl->n; i++)
@@ -208,6 +225,8 @@ int finding_format(const struct fs_finding *f, char *buf, size_t len)
 		OUT("%sfound %#" PRIx64,
 		    (f->flags & FND_EXPECTED) ? ", " : (f->field ? ": " : " ("),
 		    f->found);
+	if (f->flags & FND_EXTRA)
+		OUT(", with %#" PRIx64, f->extra);
 	if (f->field || (f->flags & (FND_EXPECTED | FND_FOUND)))
 		OUT(")");
 	OUT(" [%s]", problem_info(f->code)->name);

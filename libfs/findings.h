@@ -81,6 +81,7 @@ enum fs_problem problem_by_name(const char *name);
 
 #define FND_EXPECTED	(1u << 0)	/* expected is meaningful */
 #define FND_FOUND	(1u << 1)	/* found is meaningful */
+#define FND_EXTRA	(1u << 2)	/* extra is meaningful */
 
 struct fs_finding {
 	enum fs_problem		code;
@@ -89,6 +90,7 @@ struct fs_finding {
 	const char		*field;	/* static string, or NULL */
 	uint64_t		expected;
 	uint64_t		found;
+	uint64_t		extra;	/* a third number some problems carry */
 };
 
 struct fs_findings {
@@ -118,6 +120,14 @@ void fs_report_found(struct fs_findings *fl, enum fs_problem code,
 void fs_report_val(struct fs_findings *fl, enum fs_problem code,
 		   const struct fs_objref *obj, const char *field,
 		   uint64_t expected, uint64_t found);
+
+/*
+ * A found value and one more number that places it (an extent: found
+ * is its length, extra its start block).
+ */
+void fs_report_found2(struct fs_findings *fl, enum fs_problem code,
+		      const struct fs_objref *obj, const char *field,
+		      uint64_t found, uint64_t extra);
 
 /* Does the list hold this code (for tests and callers that branch)? */
 bool findings_has(const struct fs_findings *fl, enum fs_problem code);

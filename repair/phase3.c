@@ -138,6 +138,7 @@ static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	case PR_BMAP_BAD_STARTOFF:
 	case PR_BMAP_OUT_OF_ORDER:
 	case PR_BMAP_UNWRITTEN_ATTR:
+	case PR_BMAP_UNWRITTEN_NONREG:
 	case PR_BMAP_BAD_ROOT:
 	case PR_BMAP_BAD_OWNER:
 	case PR_BMAP_HOLE:
@@ -229,6 +230,7 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		a.obj.ino = c->ino;
 	a.found = f->found;
 	a.expected = f->expected;
+	a.v2 = f->extra;
 	a.field = f->field;
 	switch (f->code) {
 	case PR_INODE_BAD_FORKOFF:

@@ -400,6 +400,7 @@ void rp_finding(struct rp_out *o, const struct fs_finding *f)
 	a.obj = f->obj;
 	a.found = f->found;
 	a.expected = f->expected;
+	a.v2 = f->extra;
 	a.field = f->field;
 	a.flags = f->flags;
 	rp_say(o, f->code, &a);
