@@ -3,11 +3,11 @@
 # format it checks that ours refuses (listed in repair/DIFFERENCES.md):
 # for each, the reference exits 0, ours exits 1 with the named finding
 # and changes no byte; where the kernel can show the damage is real, it
-# does (reading the directory fails with "Structure needs cleaning"; a
-# write fails; GETFSMAP reports blocks in use as free space; the
-# filesystem shuts down; a later change fails where the same change to an
-# undamaged copy works).  If the reference ever starts to report one of
-# these, the test says so, and the row leaves DIFFERENCES.md.
+# does (reading the directory or the inode fails with "Structure needs
+# cleaning"; a write fails; GETFSMAP reports blocks in use as free space;
+# the filesystem shuts down; a later change fails where the same change
+# to an undamaged copy works).  If the reference ever starts to report
+# one of these, the test says so, and the row leaves DIFFERENCES.md.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
 . "$top_srcdir/tests/lib/repair-images.sh"
 
@@ -15,7 +15,7 @@ rp_need "$XK_REPAIR"
 
 src=$(rp_image std) || skip_all "cannot make the std image"
 plain=$(rp_image plain) || skip_all "cannot make the plain image"
-plan 41
+plan 46
 
 # damage NAME PATH XFS_DB-COMMAND: a damaged copy in $T/NAME.img
 damage() {
@@ -45,27 +45,47 @@ compare() {
 	fi
 }
 
+# refused NAME WHAT COMMAND...: mounted read-only, the kernel refuses
+# what COMMAND reads ($M is the mount point) with "Structure needs
+# cleaning"
+refused() {
+	_n=$1 _what=$2
+	shift 2
+	mkdir -p "$T/mnt"
+	if mount -o loop,ro "$T/$_n.img" "$T/mnt"; then
+		if M=$T/mnt eval "$*" > /dev/null 2> "$T/kernel.err"; then
+			not_ok "$_n: the kernel refuses $_what"
+		else
+			check "$_n: the kernel refuses $_what" \
+				grep -q "Structure needs cleaning" "$T/kernel.err"
+		fi
+		umount "$T/mnt"
+	else
+		not_ok "$_n: the kernel refuses $_what (mount failed)"
+	fi
+}
+
 # a block-form directory whose size is not one directory block
 damage dirsize /dir_block "write -d core.size 4097"
 compare dirsize DIR_BAD_SIZE
-mkdir -p "$T/mnt"
-if mount -o loop,ro "$T/dirsize.img" "$T/mnt"; then
-	if ls "$T/mnt/dir_block" > /dev/null 2> "$T/ls.err"; then
-		not_ok "dirsize: the kernel refuses the directory"
-	else
-		check "dirsize: the kernel refuses the directory" \
-			grep -q "Structure needs cleaning" "$T/ls.err"
-	fi
-	umount "$T/mnt"
-else
-	not_ok "dirsize: the kernel refuses the directory (mount failed)"
-fi
+refused dirsize "the directory" 'ls "$M/dir_block"'
 rp_rm "$T/dirsize.img"
 
 # an extent start block with a bit above the 32-bit AG number set
 damage highbit /file_big "fuzz -d u3.bmx[0].startblock firstbit"
 compare highbit BMAP_BAD_STARTBLOCK
 rp_rm "$T/highbit.img"
+# ... and a bmbt pointer in the inode's root
+damage highptr /dir_node "fuzz -d u3.bmbt.ptrs[1] firstbit"
+compare highptr BTREE_BAD_PTR
+rp_rm "$T/highptr.img"
+
+# an attribute fork offset that leaves the data fork too small for its
+# extent record (a symlink of one extent: 8 bytes for a 16-byte record)
+damage forkoff /link_long "fuzz -d core.forkoff lastbit"
+compare forkoff INODE_BAD_NEXTENTS
+refused forkoff "the symlink" 'stat "$M/link_long"'
+rp_rm "$T/forkoff.img"
 
 # ---- AG headers and btrees
 
