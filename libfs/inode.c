@@ -279,9 +279,11 @@ static uint32_t fsb_bytes32(const struct fs_geom *g, uint64_t fsbs)
  * a hint needs a flag; it is whole realtime extents for a realtime file
  * (whole blocks otherwise), a bmbt extent at most, and for a data device
  * file half an AG at most.  The flags are the inode's own (on disk),
- * whatever other rules say of them.
+ * whatever other rules say of them.  Returns 0 (good), 1 (the verifier
+ * refuses it) or 2 (the verifier takes it, but it is no good: see
+ * below).
  */
-static bool extsize_hint_bad(const struct fs *fs, const struct fs_inode *ip)
+static int extsize_hint_bad(const struct fs *fs, const struct fs_inode *ip)
 {
 	const struct fs_geom *g = &fs->geo;
 	uint16_t type = ip->mode & XFS_S_IFMT;
@@ -292,17 +294,17 @@ static bool extsize_hint_bad(const struct fs *fs, const struct fs_inode *ip)
 			     fsb_bytes32(g, 1);
 
 	if (hint && type != XFS_S_IFREG)
-		return true;
+		return 1;
 	if (inherit && type != XFS_S_IFDIR)
-		return true;
+		return 1;
 	if ((hint || inherit) ? ip->extsize == 0 : ip->extsize != 0)
-		return true;
+		return 1;
 	if (unit && fsb_bytes32(g, ip->extsize) % unit)
-		return true;
+		return 1;
 	if (ip->extsize > XFS_MAX_BMBT_EXTLEN)
-		return true;
+		return 1;
 	if (!rt && ip->extsize > fs->sb.agblocks / 2)
-		return true;
+		return 1;
 	/*
 	 * A directory whose new files inherit both the realtime flag and
 	 * its hint hands them a hint that must be whole realtime extents;
@@ -310,8 +312,8 @@ static bool extsize_hint_bad(const struct fs *fs, const struct fs_inode *ip)
 	 */
 	if (inherit && (ip->flags & XFS_DIFLAG_RTINHERIT) &&
 	    fs->sb.rextsize && ip->extsize % fs->sb.rextsize)
-		return true;
-	return false;
+		return 2;
+	return 0;
 }
 
 /* The same for the copy-on-write extent size hint (flags2 COWEXTSIZE). */
@@ -519,8 +521,20 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 	if ((ip->flags2 & XFS_DIFLAG2_NREXT64) && !g->has_nrext64)
 		BADF(INODE_FLAG_NO_FEATURE, "v3.nrext64", 1);
 
-	if (extsize_hint_bad(fs, ip))
+	/*
+	 * A hint the kernel's verifier takes, but that is not whole rt
+	 * extents, says which multiple it should be (expected); one the
+	 * verifier refuses does not.
+	 */
+	switch (extsize_hint_bad(fs, ip)) {
+	case 1:
 		BADF(INODE_BAD_EXTSIZE, "core.extsize", ip->extsize);
+		break;
+	case 2:
+		BAD(INODE_BAD_EXTSIZE, "core.extsize", fs->sb.rextsize,
+		    ip->extsize);
+		break;
+	}
 	if (cowextsize_hint_bad(fs, ip))
 		BADF(INODE_BAD_COWEXTSIZE, "v3.cowextsize", ip->cowextsize);
 

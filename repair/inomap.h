@@ -33,6 +33,9 @@ struct im_chunk {
 	uint64_t	reflink;	/* has the reflink flag */
 	uint64_t	rebuild;	/* directory the reference would rebuild */
 	uint64_t	suspect;	/* fork claims others' blocks (phase 4) */
+	uint64_t	unreadable;	/* kept, but the kernel's inode verifier
+					   refuses it: phases 6 and 7 of the
+					   reference cannot read it */
 	uint64_t	said;		/* reported once (atomic OR) */
 	uint32_t	nlink[64];	/* on disk */
 	uint32_t	counted[64];	/* links found (phase 6) */

@@ -120,6 +120,31 @@ static enum verdict core_verdict(const struct fs_finding *f)
 	}
 }
 
+/*
+ * Does a finding of inode_verify that the inode survives make the
+ * kernel's inode verifier (xfs_dinode_verify, which libxfs runs too)
+ * refuse the inode?  Then the reference, which reads directories and
+ * link counts through libxfs in its phases 6 and 7, "couldn't map" it
+ * there.  The flags of a feature the filesystem lacks, and the hint
+ * flags of the wrong file type, are refused through the hint rules.
+ * (The realtime flag is not: libxfs always has a realtime device.)
+ */
+static bool kernel_refuses(const struct fs_finding *f)
+{
+	switch (f->code) {
+	case PR_INODE_BAD_EXTSIZE:
+		/* one the verifier takes says the multiple it should be */
+		return !(f->flags & FND_EXPECTED);
+	case PR_INODE_BAD_COWEXTSIZE:
+	case PR_INODE_BAD_NBLOCKS:
+		return true;
+	case PR_INODE_FLAG_NO_FEATURE:
+		return field_is(f, "v3.bigtime") || field_is(f, "v3.nrext64");
+	default:
+		return false;
+	}
+}
+
 /* A finding of fork_extents: the map or its bmap btree. */
 static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 {
@@ -908,7 +933,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	uint64_t counted;
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
-	bool suspect = false;
+	bool suspect = false, unreadable = false;
 	xfs_fsblock_t empty_leaf;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
@@ -942,9 +967,11 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 				c->fl.v[j++] = c->fl.v[i];
 		c->fl.n = j;
 	}
-	for (size_t i = 0; i < c->fl.n; i++)
+	for (size_t i = 0; i < c->fl.n; i++) {
 		if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 			attr_said = true;
+		unreadable |= kernel_refuses(&c->fl.v[i]);
+	}
 	v = flush(c, mode, judge_core, false);
 	if (v == V_INODE || inode_decode(&fs->geo, c->ino, raw, &ip)) {
 		mark_cleared(c, ch, bit);
@@ -1009,6 +1036,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		claim_extent(c, &ael.v[i], true);
 
 	ch->used |= 1ull << bit;
+	if (unreadable)
+		ch->unreadable |= 1ull << bit;
 	ch->nlink[bit] = ip.nlink;
 	ch->ftype[bit] = inode_mode_ftype(ip.mode);
 	if (inode_is_dir(&ip))

@@ -167,6 +167,12 @@ static void check_dotdot(struct p6 *p, const struct im_dir *d, size_t pos)
 	check_dot_ftype(p, pos, d->dotdot, d->dotdot_ftype);
 }
 
+/* An inode the reference's libxfs cannot read (phase3.c says which). */
+static bool unreadable(const struct im_chunk *ch, unsigned bit)
+{
+	return ch && ((ch->unreadable >> bit) & 1);
+}
+
 /* Names of the problem entries, read in one pass over the directory. */
 struct names {
 	struct p6	*p;
@@ -295,6 +301,14 @@ static void walk(struct p6 *p)
 		if (!d)
 			continue;
 		dch = im_find(r->imap, dir, &dbit);
+		if (unreadable(dch, dbit)) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+			/* its entries stay unread: what they name is not reached */
+			a.obj.ino = dir;
+			rp_say(NULL, PR_RP_DIR_UNREADABLE, &a);
+			continue;
+		}
 		check_dot_ftype(p, 0, dir, d->dot_ftype);
 		for (size_t k = 0; k < d->n; k++) {
 			const struct im_edge *e = &r->imap->edges.v[d->first + k];
@@ -366,8 +380,12 @@ static void walk(struct p6 *p)
 						 PR_RP_BAD_DOTDOT, dd);
 					continue;
 				}
-				/* the entry, the subdir's ".", its ".." here */
-				ch->counted[bit] += 2;
+				/*
+				 * The entry, the subdir's ".", its ".." here
+				 * (the reference counts the "." as it reads
+				 * the subdir, and reads none it cannot map).
+				 */
+				ch->counted[bit] += unreadable(ch, bit) ? 1 : 2;
 				if (dch)
 					dch->counted[dbit]++;
 			}
@@ -500,8 +518,12 @@ void phase6(struct repair *r)
 			rp_say(NULL, dd == NULLFSINO ? PR_RP_NO_DOTDOT :
 			       PR_RP_ROOT_DOTDOT, &a);
 		}
-		/* the root's "." and its own ".." */
-		ch->counted[bit] += 2;
+		/*
+		 * The root's "." and its own ".." -- or, if the reference
+		 * cannot read it, the one link it gives the root so that it
+		 * is not disconnected.
+		 */
+		ch->counted[bit] += unreadable(ch, bit) ? 1 : 2;
 		ch->reached |= 1ull << bit;
 		push(&p, root);
 		walk(&p);

@@ -9,6 +9,8 @@
  * inode whose link count is 0 means a count to reset ("would have reset
  * inode ... nlinks from 0 to 1"), and an orphan nothing names is
  * disconnected (phase 6) and gets the link lost+found would give it.
+ * A count that differs on an inode the kernel's verifier refuses cannot
+ * be compared by the reference, and it says so instead.
  *
  * What it reads: r->imap, complete after phase 6.  Nothing is left.
  */
@@ -39,7 +41,13 @@ void phase7(struct repair *r)
 				a.found = ch->nlink[bit];
 				a.expected = ch->counted[bit];
 				a.field = "nlink";
-				rp_say(NULL, PR_RP_NLINK, &a);
+				/*
+				 * The reference reads the inode through
+				 * libxfs to compare: it cannot, if the
+				 * kernel's verifier refuses it.
+				 */
+				rp_say(NULL, (ch->unreadable >> bit) & 1 ?
+				       PR_RP_NLINK_UNREADABLE : PR_RP_NLINK, &a);
 			}
 		}
 		prog_add(agno, 1);
