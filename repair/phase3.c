@@ -189,6 +189,38 @@ static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	}
 }
 
+/*
+ * Does a finding of fork_extents end the reference's walk of a list of
+ * extent records (the inode's, or a bmbt leaf's)?  It stops at the first
+ * record it cannot take and says it would cut the list there ("correcting
+ * nextents") -- but a realtime file's bad start block ends its walk
+ * without a word.
+ */
+static bool map_cut(const struct p3ag *c, const struct fs_inode *ip,
+		    int whichfork)
+{
+	bool rt = whichfork == XFS_DATA_FORK &&
+		  (ip->flags & XFS_DIFLAG_REALTIME) && inode_is_reg(ip);
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		switch (c->fl.v[i].code) {
+		case PR_BMAP_BAD_STARTBLOCK:
+			if (rt)
+				break;
+			return true;
+		case PR_BMAP_BAD_LENGTH:
+		case PR_BMAP_BAD_STARTOFF:
+		case PR_BMAP_OUT_OF_ORDER:
+		case PR_BMAP_UNWRITTEN_ATTR:
+		case PR_BMAP_UNWRITTEN_NONREG:
+			return true;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
 /* Attribute content the reference throws away with the whole fork. */
 static bool attr_content_fatal(enum fs_problem code)
 {
@@ -933,7 +965,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	uint64_t counted;
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
-	bool suspect = false, unreadable = false;
+	bool suspect = false, unreadable = false, cut;
 	xfs_fsblock_t empty_leaf;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
@@ -1009,7 +1041,11 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
-	if (flush(c, mode, fork_verdict, false) == V_INODE) {
+	cut = map_cut(c, &ip, XFS_DATA_FORK);
+	v = flush(c, mode, fork_verdict, false);
+	if (cut)
+		say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
+	if (v == V_INODE) {
 		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);
 		goto out;
@@ -1020,7 +1056,11 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			     &c->fl);
 		c->attr = false;
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
-		if (flush(c, mode, fork_verdict, true) == V_ATTR)
+		cut = map_cut(c, &ip, XFS_ATTR_FORK);
+		v = flush(c, mode, fork_verdict, true);
+		if (cut)
+			say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
+		if (v == V_ATTR)
 			attr_bad = attr_map_bad = true;
 	}
 	if (attr_bad && !attr_said) {
