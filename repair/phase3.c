@@ -22,10 +22,11 @@
  * disk, and their inodes processed the same way.
  *
  * What it builds for later phases: r->imap (every inode's state, link
- * count and type; every directory entry and ".."), and in r->smap every
- * block each kept inode claims -- data and attr extents, bmbt blocks --
- * as reverse mappings (owner = inode, offset and fork flags); realtime
- * extents go to r->rtmap.
+ * count and type, and whether the kernel's inode verifier would refuse
+ * an inode kept all the same; every directory entry and ".."), and in
+ * r->smap every block each kept inode claims -- data and attr extents,
+ * bmbt blocks -- as reverse mappings (owner = inode, offset and fork
+ * flags); realtime extents go to r->rtmap.
  *
  * What stays true: nothing is written; an inode is read once, from its
  * cluster buffer.
