@@ -135,7 +135,8 @@ void findings_splice(struct fs_findings *dst, struct fs_findings *src)
 
 static void report(struct fs_findings *fl, enum fs_problem code,
 		   const struct fs_objref *obj, const char *field,
-		   unsigned flags, uint64_t expected, uint64_t found)
+		   unsigned flags, uint64_t expected, uint64_t found,
+		   uint64_t extra)
 {
 	struct fs_finding f = {
 		.code = code,
@@ -144,6 +145,7 @@ static void report(struct fs_findings *fl, enum fs_problem code,
 		.field = field,
 		.expected = expected,
 		.found = found,
+		.extra = extra,
 	};
 
 	if (fl)
@@ -153,38 +155,29 @@ static void report(struct fs_findings *fl, enum fs_problem code,
 void fs_report(struct fs_findings *fl, enum fs_problem code,
 	       const struct fs_objref *obj, const char *field)
 {
-	report(fl, code, obj, field, 0, 0, 0);
+	report(fl, code, obj, field, 0, 0, 0, 0);
 }
 
 void fs_report_found(struct fs_findings *fl, enum fs_problem code,
 		     const struct fs_objref *obj, const char *field,
 		     uint64_t found)
 {
-	report(fl, code, obj, field, FND_FOUND, 0, found);
+	report(fl, code, obj, field, FND_FOUND, 0, found, 0);
 }
 
 void fs_report_val(struct fs_findings *fl, enum fs_problem code,
 		   const struct fs_objref *obj, const char *field,
 		   uint64_t expected, uint64_t found)
 {
-	report(fl, code, obj, field, FND_EXPECTED | FND_FOUND, expected, found);
+	report(fl, code, obj, field, FND_EXPECTED | FND_FOUND, expected, found,
+	       0);
 }
 
 void fs_report_found2(struct fs_findings *fl, enum fs_problem code,
 		      const struct fs_objref *obj, const char *field,
 		      uint64_t found, uint64_t extra)
 {
-	struct fs_finding f = {
-		.code = code,
-		.flags = FND_FOUND | FND_EXTRA,
-		.obj = obj ? *obj : OBJREF_INIT(OBJ_NONE),
-		.field = field,
-		.found = found,
-		.extra = extra,
-	};
-
-	if (fl)
-		findings_push(fl, &f);
+	report(fl, code, obj, field, FND_FOUND | FND_EXTRA, 0, found, extra);
 }
 
 bool findings_has(const struct fs_findings *fl, enum fs_problem code)

@@ -16,6 +16,7 @@
  * named where it is used.
  */
 #include "config.h"
+#include "format/log.h"
 #include "resv.h"
 
 /* Sizes of log structures (xfs_log_format.h, xfs_format.h). */
@@ -32,8 +33,6 @@
 #define SYMLINK_MAXLEN	1024
 #define MAXNAMELEN	256
 #define MAX_BMBT_EXTLEN	((1u << 21) - 1)
-#define MAX_RECORD	(256 * 1024)	/* XLOG_MAX_RECORD_BSIZE */
-#define HEADER_CYCLE	(32 * 1024)	/* XLOG_HEADER_CYCLE_SIZE */
 #define MIN_LOG_FACTOR	3
 /* rmapbt height the first reflink filesystems always assumed */
 #define OLD_REFLINK_RMAP_LEVELS	9
@@ -486,8 +485,8 @@ void resv_max_trans(const struct resv_geom *g, struct resv_trans *max)
 
 uint32_t resv_unit_bytes(const struct resv_geom *g, uint32_t logres)
 {
-	uint32_t hdr = (MAX_RECORD / HEADER_CYCLE) * 512;
-	uint32_t space = MAX_RECORD - hdr;
+	uint32_t hdr = (XLOG_MAX_RECORD_BSIZE / XLOG_HEADER_CYCLE_SIZE) * 512;
+	uint32_t space = XLOG_MAX_RECORD_BSIZE - hdr;
 	uint32_t unit = logres + OP_HDR + TRANS_HDR + OP_HDR;
 	uint32_t nhdr = (uint32_t)div_up(unit, space);
 

@@ -8,6 +8,7 @@
 #include "config.h"
 #include <string.h>
 #include "format/crc32c.h"
+#include "format/log.h"
 #include "geom.h"
 #include "sb.h"
 
@@ -172,7 +173,6 @@ static bool sb_ino_ok(const struct fs_sb *s, xfs_ino_t ino)
 #define XFS_MAX_LOG_BYTES	(2ull << 30)
 #define XFS_MIN_RTEXT_BYTES	4096
 #define XFS_MAX_RTEXT_BYTES	(1ull << 30)
-#define XFS_MAX_LOGSUNIT	(256 * 1024)
 
 #define XFS_ALL_QFLAGS	0x07ffu
 
@@ -371,7 +371,7 @@ unsigned sb_verify(const void *raw, size_t len, xfs_agnumber_t agno,
 		    s->logsectlog != log2_roundup(s->logsectsize))
 			BADF(SB_BAD_LOGSECT, "logsectsize", s->logsectsize);
 	}
-	if (s->logsunit > 1 && (s->logsunit > XFS_MAX_LOGSUNIT ||
+	if (s->logsunit > 1 && (s->logsunit > XLOG_MAX_RECORD_BSIZE ||
 				(geom_ok && s->logsunit % s->blocksize)))
 		BADF(SB_BAD_LOGSUNIT, "logsunit", s->logsunit);
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 #include <string.h>
+#include "format/log.h"
 #include "sbcheck.h"
 
 static const char *const sbc_words[SBC_NERR] = {
@@ -40,8 +41,6 @@ const char *sbc_strerror(int err)
 		return "unknown error";
 	return sbc_words[err];
 }
-
-#define SBC_MAX_LOGSUNIT	(256 * 1024)	/* the largest log record */
 
 /*
  * The verdict a finding stands for, and its place in the reference's
@@ -104,7 +103,7 @@ static int classify(const struct fs_finding *f, bool primary, int *rank)
 		return SBC_BAD_LOG_GEOMETRY;
 	case PR_SB_BAD_LOGSUNIT:
 		/* too large is an inode geometry fault to the reference */
-		if (f->found > SBC_MAX_LOGSUNIT) {
+		if (f->found > XLOG_MAX_RECORD_BSIZE) {
 			*rank = 8;
 			return SBC_BAD_INO_SIZE_DATA;
 		}
