@@ -574,8 +574,14 @@ static unsigned chunk_overlaps(const struct inov *v)
 	return n;
 }
 
+/*
+ * ino_ok: the inobt was walked whole; ino_unread: its root is unusable,
+ * so nothing of it was read and the AGI's totals are compared with none
+ * (as the reference compares them), and every finobt record is one the
+ * inobt lacks.
+ */
 static void check_inodes(struct agc *c, const struct fs_agi *agi,
-			 bool ino_ok, bool fino_ok)
+			 bool ino_ok, bool ino_unread, bool fino_ok)
 {
 	const struct fs_geom *g = &c->fs->geo;
 	struct ag_summary *s = c->sum;
@@ -593,14 +599,15 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 	for (size_t k = 0; k < c->fino.n; k++)
 		s->fino_freecount += c->fino.v[k].freecount;
 	s->chunk_overlaps = chunk_overlaps(&c->ino);
-	/* totals of a tree not walked whole would only repeat its damage */
-	if (ino_ok && agi->count != s->icount)
+	/* totals of a tree walked in part would only repeat its damage */
+	if ((ino_ok || ino_unread) && agi->count != s->icount)
 		fs_report_val(c->fl, PR_AGI_COUNT_MISMATCH, &o, "count",
 			      s->icount, agi->count);
-	if (ino_ok && agi->freecount != s->ifree)
+	if ((ino_ok || ino_unread) && agi->freecount != s->ifree)
 		fs_report_val(c->fl, PR_AGI_FREECOUNT_MISMATCH, &o, "freecount",
 			      s->ifree, agi->freecount);
-	if (ino_ok && g->has_inobtcount && agi->iblocks != s->ino.nblocks)
+	if ((ino_ok || ino_unread) && g->has_inobtcount &&
+	    agi->iblocks != s->ino.nblocks)
 		fs_report_val(c->fl, PR_AGI_IBLOCKS_MISMATCH, &o, "ino_blocks",
 			      s->ino.nblocks, agi->iblocks);
 	if (!g->has_finobt || !fino_ok)
@@ -608,7 +615,7 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 	if (g->has_inobtcount && agi->fblocks != s->fino.nblocks)
 		fs_report_val(c->fl, PR_AGI_FBLOCKS_MISMATCH, &o, "fino_blocks",
 			      s->fino.nblocks, agi->fblocks);
-	if (!ino_ok)
+	if (!ino_ok && !ino_unread)
 		return;
 
 	/* both trees are in startino order; the walk reported any disorder */
@@ -861,7 +868,7 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 	struct fs_buf *bp;
 	struct btree_root r;
 	bool bno_ok = false, cnt_ok = false, rmap_ok = false, refc_ok = false;
-	bool ino_ok = false, fino_ok = false;
+	bool ino_ok = false, ino_unread = false, fino_ok = false;
 	int err;
 
 	if (!sum)
@@ -929,6 +936,7 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 	if (sum->agi_ok) {
 		agi_btree_root(&agi, agno, BT_INO, &r);
 		ino_ok = root_usable(fs, &r);
+		ino_unread = !ino_ok;
 		if ((err = walk_tree(&c, &r, CL_INO, inobt_rec, &sum->ino)))
 			goto out;
 		if (g->has_finobt) {
@@ -940,7 +948,7 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 		}
 		ino_ok = ino_ok && !sum->ino.skipped;
 		fino_ok = fino_ok && !sum->fino.skipped;
-		check_inodes(&c, &agi, ino_ok, fino_ok);
+		check_inodes(&c, &agi, ino_ok, ino_unread, fino_ok);
 		for (size_t k = 0; k < c.ino.n && !err; k++)
 			err = claim_chunk(&c, &c.ino.v[k]);
 		if (err)
@@ -982,8 +990,9 @@ static int chunk_rec(struct btree_walk *w, const void *rec, void *priv)
 	return it->fn(it->priv, it->agno, &irec);
 }
 
-int ag_iter_chunks(struct fs *fs, xfs_agnumber_t agno, ag_chunk_fn fn,
-		   void *priv, struct fs_findings *fl)
+static int iter_tree_chunks(struct fs *fs, xfs_agnumber_t agno,
+			    enum btree_type btnum,
+			    ag_chunk_fn fn, void *priv, struct fs_findings *fl)
 {
 	struct chunk_iter it = { fn, priv, agno };
 	struct fs_agi agi;
@@ -999,10 +1008,24 @@ int ag_iter_chunks(struct fs *fs, xfs_agnumber_t agno, ag_chunk_fn fn,
 	buf_release(bp);
 	if (agi.magicnum != XFS_AGI_MAGIC || agi.seqno != agno)
 		return -EUCLEAN;
-	agi_btree_root(&agi, agno, BT_INO, &r);
+	agi_btree_root(&agi, agno, btnum, &r);
 	if (!root_usable(fs, &r))
 		return -EUCLEAN;
 	return btree_walk(fs, &r, chunk_rec, NULL, &it, fl, NULL);
+}
+
+int ag_iter_chunks(struct fs *fs, xfs_agnumber_t agno, ag_chunk_fn fn,
+		   void *priv, struct fs_findings *fl)
+{
+	return iter_tree_chunks(fs, agno, BT_INO, fn, priv, fl);
+}
+
+int ag_iter_fino_chunks(struct fs *fs, xfs_agnumber_t agno, ag_chunk_fn fn,
+			void *priv, struct fs_findings *fl)
+{
+	if (!fs->geo.has_finobt)
+		return 0;
+	return iter_tree_chunks(fs, agno, BT_FINO, fn, priv, fl);
 }
 
 struct inode_iter {

@@ -75,6 +75,9 @@ typedef int (*ag_chunk_fn)(void *priv, xfs_agnumber_t agno,
 			   const struct inobt_irec *irec);
 int ag_iter_chunks(struct fs *fs, xfs_agnumber_t agno, ag_chunk_fn fn,
 		   void *priv, struct fs_findings *fl);
+/* The same for the finobt's records (none without a finobt). */
+int ag_iter_fino_chunks(struct fs *fs, xfs_agnumber_t agno, ag_chunk_fn fn,
+			void *priv, struct fs_findings *fl);
 
 /* Each allocated inode (holes and free inodes skipped, unless flags). */
 #define AG_INODES_FREE	(1u << 0)	/* free inodes too (not holes) */

@@ -208,6 +208,13 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 	if (g->log_internal && fsb_to_agno(g, g->logstart) == agno)
 		claim(&s, fsb_to_agbno(g, g->logstart), g->logblocks,
 		      XFS_RMAP_OWN_LOG, 0);
+	/*
+	 * An AG whose headers would be reset is skipped, as the reference
+	 * skips it: none of its trees is taken, its inode chunks are found
+	 * only through what points into them (discover.c).
+	 */
+	if (ag->hdr_bad)
+		return;
 
 	if (ag->sum.agf_ok && !ag_read_agf(fs, agno, NULL, &bp, &agf)) {
 		buf_release(bp);

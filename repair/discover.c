@@ -2,10 +2,11 @@
  * Inode discovery (the end of phase 3): inode chunks the inobt does not
  * list, found through what points into them.
  *
- * What goes in: every directory entry and ".." phase 3 collected, the
- * AGI unlinked list heads, and the finobt records ag_check() found no
- * inobt record for (r->ags[].fino_seeds).  Each of those that names a
- * valid inode outside every known chunk is a candidate.  A candidate's
+ * What goes in: every directory entry and ".." phase 3 collected and the
+ * AGI unlinked list heads.  (A record only the finobt has is no
+ * candidate: phase 3 reads its chunk as the finobt says, as the
+ * reference does.)  Each of those that names a valid inode outside every
+ * known chunk is a candidate.  A candidate's
  * chunk is looked for on disk: the aligned places a chunk holding it
  * could start (first the place that tiles the run of inode blocks around
  * it into whole chunks, for filesystems whose chunks are aligned more
@@ -14,13 +15,19 @@
  * initialised inode carrying its own number (v3 di_ino) -- or, with
  * sparse inodes, no inode of a cluster does (a hole).
  *
- * What comes out: each chunk found is added to r->imap, its blocks are
- * claimed (OWN_INODES) in r->smap, it is reported once, and its inodes
- * are processed as phase 3 processes the others -- which may add entries
- * pointing at further chunks, so the search repeats until nothing new is
- * found.  The AG's deferred reverse-mapping findings about inode chunks
- * (AG_RMAP_STALE for OWN_INODES, which a discovered chunk explains) are
- * then printed, less those that a discovered chunk accounts for.
+ * What comes out: each chunk found is added to r->imap with only the
+ * candidate in use (the reference's stand-in record, so that the other
+ * inodes in use are said, "imap claims in-use inode N is free"), its
+ * blocks are claimed (OWN_INODES) in r->smap, it is reported, and its
+ * inodes are processed as phase 3 processes the others -- which may add
+ * entries pointing at further chunks.  The order is the reference's: AG
+ * by AG, lowest candidate first, "found inodes not in the inode
+ * allocation tree" after an AG where a chunk was found, and passes over
+ * the AGs until no candidate is left.  The AG's deferred reverse-mapping
+ * findings about inode chunks (AG_RMAP_STALE for OWN_INODES, which a
+ * discovered chunk explains) are then printed, less those that a
+ * discovered chunk, or one phase 3 took from the finobt or stood in for
+ * the root's, accounts for (rp_chunk_known).
  *
  * What stays true: the work is bounded by the number of candidates (each
  * costs a few cluster reads, through the cache); nothing is written.
@@ -31,34 +38,72 @@
 #include "inode.h"
 #include "phase3.h"
 
+/*
+ * Candidates, lowest inode first: a binary min-heap.  Inode numbers sort
+ * by AG first, so the top is the lowest candidate of the lowest AG.
+ */
 struct cands {
 	xfs_ino_t	*v;
 	size_t		n, cap;
 };
 
-static void cand_add(struct repair *r, struct cands *c, xfs_ino_t ino)
+static void heap_push(struct cands *h, xfs_ino_t ino)
+{
+	size_t i;
+
+	if (h->n == h->cap) {
+		size_t ncap = h->cap ? h->cap * 2 : 64;
+		xfs_ino_t *nv = realloc(h->v, ncap * sizeof(*nv));
+
+		if (!nv)
+			return;		/* no memory: not looked for */
+		h->v = nv;
+		h->cap = ncap;
+	}
+	for (i = h->n++; i > 0 && h->v[(i - 1) / 2] > ino; i = (i - 1) / 2)
+		h->v[i] = h->v[(i - 1) / 2];
+	h->v[i] = ino;
+}
+
+static xfs_ino_t heap_pop(struct cands *h)
+{
+	xfs_ino_t top = h->v[0], last = h->v[--h->n];
+	size_t i = 0;
+
+	for (;;) {
+		size_t k = 2 * i + 1;
+
+		if (k >= h->n)
+			break;
+		if (k + 1 < h->n && h->v[k + 1] < h->v[k])
+			k++;
+		if (h->v[k] >= last)
+			break;
+		h->v[i] = h->v[k];
+		i = k;
+	}
+	if (h->n)
+		h->v[i] = last;
+	return top;
+}
+
+/*
+ * This pass's candidates (now) and the next pass's (later): one in an AG
+ * the pass has left behind waits for the next pass, as in the reference.
+ */
+struct pending {
+	struct cands	now, later;
+	xfs_agnumber_t	agno;		/* the AG being looked at */
+};
+
+static void cand_add(struct repair *r, struct pending *p, xfs_ino_t ino)
 {
 	unsigned bit;
 
 	if (!ino_valid(&r->fs->geo, ino) || im_find(r->imap, ino, &bit))
 		return;
-	if (c->n == c->cap) {
-		size_t ncap = c->cap ? c->cap * 2 : 64;
-		xfs_ino_t *nv = realloc(c->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return;
-		c->v = nv;
-		c->cap = ncap;
-	}
-	c->v[c->n++] = ino;
-}
-
-static int ino_cmp(const void *pa, const void *pb)
-{
-	xfs_ino_t a = *(const xfs_ino_t *)pa, b = *(const xfs_ino_t *)pb;
-
-	return a < b ? -1 : a > b;
+	heap_push(ino_to_agno(&r->fs->geo, ino) < p->agno ? &p->later :
+		  &p->now, ino);
 }
 
 /* Is the inode at ino initialised and stamped with its own number? */
@@ -206,12 +251,23 @@ static int found_add(struct rp_ag *ag, xfs_agino_t start)
 	return 0;
 }
 
-/* Look for the chunk of one candidate; process it if found. */
-static void discover_one(struct repair *r, xfs_ino_t ino)
+void rp_chunk_known(struct repair *r, xfs_agnumber_t agno, xfs_agino_t start,
+		    uint64_t holes)
+{
+	claim_chunk(r, agno, start, holes);
+	found_add(&r->ags[agno], start);
+}
+
+/*
+ * Look for the chunk of one candidate; process it if found (true).  As
+ * the reference, only the candidate is taken to be in use: every other
+ * inode of the chunk in use is "imap claims in-use inode N is free".
+ */
+static bool discover_one(struct repair *r, xfs_ino_t ino)
 {
 	const struct fs_geom *g = &r->fs->geo;
 	xfs_agnumber_t agno = ino_to_agno(g, ino);
-	struct rp_ag *ag = &r->ags[agno];
+	xfs_agino_t agino = ino_to_agino(g, ino);
 	struct rp_args a = RP_ARGS_INIT(OBJ_INOBT);
 	struct im_chunk *ch;
 	struct p3ag c;
@@ -220,27 +276,26 @@ static void discover_one(struct repair *r, xfs_ino_t ino)
 	unsigned bit;
 
 	if (im_find(r->imap, ino, &bit))
-		return;		/* an earlier candidate's chunk */
+		return false;	/* an earlier candidate's chunk */
 	sm_sort(r->smap, agno);
-	if (!find_chunk(r, agno, ino_to_agino(g, ino), &start, &holes))
-		return;
-	if (!im_add_chunk(r->imap, agno, start, holes, ~0ull))
-		return;
+	if (!find_chunk(r, agno, agino, &start, &holes))
+		return false;
+	if (!im_add_chunk(r->imap, agno, start, holes,
+			  ~(1ull << (agino - start))))
+		return false;
 	im_sort(r->imap, agno);
 	ch = im_find(r->imap, agino_to_ino(g, agno, start), &bit);
 	if (!ch)
-		return;
-	claim_chunk(r, agno, start, holes);
-	found_add(ag, start);
+		return false;
+	rp_chunk_known(r, agno, start, holes);
 	a.obj.agno = agno;
 	a.obj.ino = agino_to_ino(g, agno, start);
 	a.found = start;
-	if (ag->nfound == 1)
-		rp_say(NULL, PR_RP_INO_OUTSIDE, &a);
 	rp_say(NULL, PR_RP_INO_MISSING, &a);
 	p3ag_init(&c, r, agno, NULL);
-	p3_process_chunk(&c, ch, holes, true);
+	p3_process_chunk(&c, ch, holes);
 	p3ag_fini(&c);
+	return true;
 }
 
 /* Is an AG block inside a chunk discovery found? */
@@ -259,51 +314,66 @@ static bool in_found(const struct repair *r, xfs_agnumber_t agno,
 	return false;
 }
 
+/* Candidates from the entries and ".." phase 3 collected since last time. */
+static void collect(struct repair *r, struct pending *p, size_t *scanned,
+		    size_t *dscanned)
+{
+	const struct im_edge *e = r->imap->edges.v;
+	const struct im_dir *dv = r->imap->dirs;
+
+	for (size_t i = *scanned; i < r->imap->edges.n; i++)
+		cand_add(r, p, e[i].child);
+	for (size_t i = *dscanned; i < r->imap->ndirs; i++)
+		if (dv[i].dotdot != NULLFSINO)
+			cand_add(r, p, dv[i].dotdot);
+	*scanned = r->imap->edges.n;
+	*dscanned = r->imap->ndirs;
+}
+
+/*
+ * As the reference: AG by AG, the AG's candidates lowest first (with
+ * those its new chunks add to it), then "found inodes not in the inode
+ * allocation tree" if a chunk was found there; passes over every AG
+ * while new chunks bring candidates in AGs already passed.
+ */
 void rp_discover(struct repair *r)
 {
 	const struct fs_geom *g = &r->fs->geo;
-	struct cands c = { 0 };
+	struct pending p = { .agno = 0 };
 	size_t scanned = 0, dscanned = 0;
-	bool first = true;
 
-	for (;;) {
-		const struct im_edge *e = r->imap->edges.v;
-		const struct im_dir *dv = r->imap->dirs;
-		size_t n = r->imap->edges.n, nd = r->imap->ndirs;
+	collect(r, &p, &scanned, &dscanned);
+	for (xfs_agnumber_t agno = 0; agno < g->agcount; agno++) {
+		const struct rp_ag *ag = &r->ags[agno];
 
-		c.n = 0;
-		for (size_t i = scanned; i < n; i++)
-			cand_add(r, &c, e[i].child);
-		for (size_t i = dscanned; i < nd; i++)
-			if (dv[i].dotdot != NULLFSINO)
-				cand_add(r, &c, dv[i].dotdot);
-		scanned = n;
-		dscanned = nd;
-		if (first) {
-			for (xfs_agnumber_t agno = 0; agno < g->agcount; agno++) {
-				const struct rp_ag *ag = &r->ags[agno];
-
-				for (size_t k = 0; k < ag->nfino_seeds; k++)
-					cand_add(r, &c, agino_to_ino(g, agno,
-							ag->fino_seeds[k]));
-				for (unsigned b = 0;
-				     b < XFS_AGI_UNLINKED_BUCKETS; b++)
-					if (agino_valid(g, agno, ag->unlinked[b]))
-						cand_add(r, &c, agino_to_ino(g,
-							agno, ag->unlinked[b]));
-			}
-			first = false;
-		}
-		if (!c.n)
-			break;
-		qsort(c.v, c.n, sizeof(*c.v), ino_cmp);
-		for (size_t i = 0; i < c.n; i++)
-			if (!i || c.v[i] != c.v[i - 1])
-				discover_one(r, c.v[i]);
-		if (r->imap->edges.n == scanned && r->imap->ndirs == dscanned)
-			break;
+		for (unsigned b = 0; b < XFS_AGI_UNLINKED_BUCKETS; b++)
+			if (agino_valid(g, agno, ag->unlinked[b]))
+				cand_add(r, &p, agino_to_ino(g, agno,
+							     ag->unlinked[b]));
 	}
-	free(c.v);
+	while (p.now.n) {
+		for (p.agno = 0; p.agno < g->agcount; p.agno++) {
+			bool got = false;
+
+			while (p.now.n && ino_to_agno(g, p.now.v[0]) == p.agno)
+				if (discover_one(r, heap_pop(&p.now))) {
+					got = true;
+					collect(r, &p, &scanned, &dscanned);
+				}
+			if (got) {
+				struct rp_args a = RP_ARGS_INIT(OBJ_INOBT);
+
+				a.obj.agno = p.agno;
+				rp_say(NULL, PR_RP_INO_OUTSIDE, &a);
+			}
+		}
+		/* the next pass */
+		free(p.now.v);
+		p.now = p.later;
+		memset(&p.later, 0, sizeof(p.later));
+	}
+	free(p.now.v);
+	free(p.later.v);
 
 	/* what the rmapbt said about inode chunks, less what was found */
 	for (xfs_agnumber_t agno = 0; agno < g->agcount; agno++) {

@@ -8,9 +8,12 @@
  * ag_check() -- the AGF, AGI and AGFL on their own and against the trees
  * they root, the free space, inode, rmap and refcount btrees, and every
  * claim on AG space by AG metadata; then the superblock's summary
- * counters against what the trees hold; and that the inobt knows the
- * root inode's chunk.  An inobt or finobt the reference would not trust
- * (inobt_suspect()) sets r->bad_ino_btree: phases 6 and 7 are skipped.
+ * counters against what the trees hold; and that the inobt (or, failing
+ * it, the finobt) knows the root inode's chunk.  An AG whose headers
+ * would be reset is skipped as the reference skips it: its trees claim
+ * nothing in the space map.  An inobt or finobt the reference would not
+ * trust (inobt_suspect()) sets r->bad_ino_btree: phases 6 and 7 are
+ * skipped.
  *
  * What it builds for later phases: r->ags[] (what each AG's headers and
  * trees said, the on-disk rmapbt and refcountbt records) and r->smap
@@ -21,6 +24,7 @@
  * findings and the walks go on where they safely can.
  */
 #include "config.h"
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "progress.h"
@@ -109,6 +113,13 @@ static bool check_sb_copy(struct repair *r, xfs_agnumber_t agno,
 	if (fs_read_sb(r->fs, agno, NULL, &bp))
 		rp_fatal(r, "can't get %s for ag %u\n", "root superblock", agno);
 	e = sbc_check_why(bp->data, bp->len, agno == 0, &sb, NULL, &why);
+	if (e == SBC_BAD_MAGIC) {
+		const struct xfs_dsb *d = (const void *)bp->data;
+
+		/* the reference's superblock verifier speaks first */
+		a.found = get_be32(d->sb_magicnum);
+		rp_say(o, PR_RP_SB_COPY_NOT_XFS, &a);
+	}
 	if (e != SBC_OK) {
 		a.s1 = sbc_strerror(e);
 		a.field = why.field;
@@ -271,6 +282,218 @@ static bool inobt_suspect(struct repair *r, const struct fs_findings *fl,
 		}
 	}
 	return false;
+}
+
+/*
+ * An inode btree record whose start the reference will not take, in its
+ * words: "badly aligned" for a start off the chunk alignment (or 0), then
+ * "bad starting inode #" or "bad ending inode #" for a chunk that does
+ * not lie inside the AG, which skips the record.
+ */
+static void say_bad_startino(struct repair *r, xfs_agnumber_t agno,
+			     struct rp_out *o, const struct fs_finding *f)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	xfs_agino_t start = (xfs_agino_t)f->found;
+	xfs_agino_t end = start + XFS_INODES_PER_CHUNK - 1;
+	struct rp_args a = RP_ARGS_INIT(OBJ_INOBT);
+	bool said = false;
+
+	a.obj = f->obj;
+	a.obj.agno = agno;
+	a.s1 = f->obj.type == OBJ_FINOBT ? "finobt" : "inobt";
+	a.found = start;
+	a.obj.ino = ((uint64_t)agno << g->agino_log) + start;
+	if (start == 0 || !agino_chunk_aligned(g, start)) {
+		a.field = "aligned";
+		rp_say(o, PR_INOBT_BAD_STARTINO, &a);
+		said = true;
+	}
+	if (!agino_valid(g, agno, start) ||
+	    agino_to_agbno(g, start) < ag_first_block(g)) {
+		a.field = "start";
+	} else if (end < start || !agino_valid(g, agno, end)) {
+		a.field = "end";
+		a.found = end;
+		a.obj.ino += XFS_INODES_PER_CHUNK - 1;
+	} else if (said) {
+		return;
+	} else {
+		a.field = f->field;	/* libfs's words */
+	}
+	rp_say(o, PR_INOBT_BAD_STARTINO, &a);
+}
+
+/* How the reference names an AG btree in its block messages. */
+static const char *bt_name(enum fs_objtype t, const struct btree_ops **ops)
+{
+	switch (t) {
+	case OBJ_BNOBT:
+		*ops = &bnobt_ops;
+		return "btbno";
+	case OBJ_CNTBT:
+		*ops = &cntbt_ops;
+		return "btcnt";
+	case OBJ_INOBT:
+		*ops = &inobt_ops;
+		return "inobt";
+	case OBJ_FINOBT:
+		*ops = &finobt_ops;
+		return "finobt";
+	case OBJ_RMAPBT:
+		*ops = &rmapbt_ops;
+		return "btrmap";
+	case OBJ_REFCBT:
+		*ops = &refcountbt_ops;
+		return "refcount btree";
+	default:
+		*ops = NULL;
+		return NULL;
+	}
+}
+
+/* Would the reference's read verifier refuse the block of finding i? */
+static int block_read_error(const struct fs_geom *g,
+			    const struct fs_findings *fl, size_t i)
+{
+	const struct btree_ops *ops;
+	int err = 0;
+
+	bt_name(fl->v[i].obj.type, &ops);
+	for (size_t k = 0; k < fl->n; k++) {
+		const struct fs_finding *f = &fl->v[k];
+
+		if (f->obj.daddr != fl->v[i].obj.daddr ||
+		    f->obj.type != fl->v[i].obj.type)
+			continue;
+		switch (f->code) {
+		case PR_BTREE_BAD_CRC:
+			return -EBADMSG;	/* the kernel's EFSBADCRC */
+		case PR_BTREE_BAD_MAGIC:
+		case PR_BTREE_BAD_UUID:
+		case PR_BTREE_BAD_BLKNO:
+		case PR_BTREE_BAD_OWNER:
+			err = -EUCLEAN;	/* EFSCORRUPTED */
+			break;
+		case PR_BTREE_BAD_LEVEL:
+			/* the verifier's bound, not the parent's word */
+			if (ops && f->found >= btree_maxlevels(g, ops))
+				err = -EUCLEAN;	/* EFSCORRUPTED */
+			break;
+		case PR_BTREE_BAD_NUMRECS:
+			/* more than fit (the walk's other finding: too few) */
+			if (f->found > f->expected)
+				err = -EUCLEAN;	/* EFSCORRUPTED */
+			break;
+		case PR_BTREE_BAD_SIBLING:
+			if (!(f->flags & FND_EXPECTED))
+				err = -EUCLEAN;	/* EFSCORRUPTED */
+			break;
+		default:
+			break;
+		}
+	}
+	return err;
+}
+
+/* Is there a later finding of the same code on the same block? */
+static bool said_again(const struct fs_findings *fl, size_t i)
+{
+	for (size_t k = i + 1; k < fl->n; k++)
+		if (fl->v[k].code == fl->v[i].code &&
+		    fl->v[k].obj.daddr == fl->v[i].obj.daddr &&
+		    fl->v[k].obj.type == fl->v[i].obj.type)
+			return true;
+	return false;
+}
+
+/*
+ * An AG btree block's header, in the reference's words: "btree block
+ * A/B is suspect, error -N" first when its read verifier refuses the
+ * block, then a bad magic number, a level other than its parent gives
+ * ("expected level"), and a record count out of bounds ("bad btree
+ * nrecs", or for the inode btrees "dubious ... btree block header").
+ * Returns false for a finding it does not word.
+ */
+static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
+			  struct rp_out *o, const struct fs_findings *fl,
+			  size_t i)
+{
+	const struct fs_finding *f = &fl->v[i];
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *ops;
+	const char *name = bt_name(f->obj.type, &ops);
+	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
+	bool first = true;
+	int err;
+
+	if (!name || f->obj.daddr == (xfs_daddr_t)-1)
+		return false;
+	a.obj = f->obj;
+	a.obj.agno = agno;
+	a.s1 = name;
+	for (size_t k = 0; k < i; k++)
+		if (fl->v[k].obj.daddr == f->obj.daddr &&
+		    fl->v[k].obj.type == f->obj.type)
+			first = false;
+	err = block_read_error(g, fl, i);
+	if (first && err) {
+		a.field = "suspect";
+		a.found = (uint64_t)(int64_t)err;
+		rp_say(o, PR_RP_BT_SUSPECT, &a);
+	}
+	a.found = f->found;
+	a.expected = f->expected;
+	a.flags = f->flags;
+	switch (f->code) {
+	case PR_BTREE_BAD_MAGIC:
+		a.field = "ag magic";
+		break;
+	case PR_BTREE_BAD_LEVEL:
+		if (said_again(fl, i))
+			return true;	/* the verifier's; the walk's follows */
+		a.field = "ag level";
+		break;
+	case PR_BTREE_BAD_NUMRECS: {
+		bool leaf = btree_maxrecs(g, ops, true) == f->expected ||
+			    btree_minrecs(g, ops, true) == f->expected;
+
+		if (said_again(fl, i))
+			return true;
+		a.field = f->obj.type == OBJ_INOBT ||
+			  f->obj.type == OBJ_FINOBT ? "ag dubious" :
+			  "ag numrecs";
+		a.v2 = btree_minrecs(g, ops, leaf);
+		a.v3 = btree_maxrecs(g, ops, leaf);
+		break;
+	}
+	case PR_BTREE_BAD_CRC:
+	case PR_BTREE_BAD_UUID:
+	case PR_BTREE_BAD_BLKNO:
+	case PR_BTREE_BAD_OWNER:
+		if (!err)
+			return false;
+		/* said as the block's fault (the suspect line) */
+		a.field = f->field;
+		rp_note(f->code, &a);
+		return true;
+	default:
+		return false;
+	}
+	rp_say(o, f->code, &a);
+	return true;
+}
+
+static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
+			   struct rp_out *o, const struct fs_findings *fl,
+			   size_t i)
+{
+	const struct fs_finding *f = &fl->v[i];
+
+	if (f->code == PR_INOBT_BAD_STARTINO)
+		say_bad_startino(r, agno, o, f);
+	else if (!say_bt_header(r, agno, o, fl, i))
+		rp_finding(o, f);
 }
 
 /* The AGI's free count against the finobt records' (the reference's). */
@@ -436,7 +659,9 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		fl->v[j++] = *f;
 	}
 	fl->n = j;
-	rp_findings(o, fl);
+	for (size_t i = 0; i < fl->n; i++)
+		say_ag_finding(r, agno, o, fl, i);
+	findings_clear(fl);
 	if (nruns)
 		report_free_runs(o, agno, runs, nruns);
 	free(runs);
@@ -458,6 +683,8 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
+	/* a skipped AG's trees are not read (rp_scan_ag_space) */
+	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);
 	sort_findings(r, agno, o, &fl);
 	if (sb_bad)
@@ -466,8 +693,7 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		say_ag(o, PR_RP_AGF_RESET, agno);
 	if (agi_bad)
 		say_ag(o, PR_RP_AGI_RESET, agno);
-	if (sb_bad || agf_bad || agi_bad) {
-		ag->hdr_bad = true;
+	if (ag->hdr_bad) {
 		say_ag(o, PR_RP_AG_SKIPPED, agno);
 	} else {
 		check_fino_freecount(r, agno, o);
@@ -569,10 +795,18 @@ static void check_root_chunk(struct repair *r)
 	a.obj.ino = root;
 	/* (an AG whose headers would be reset is not scanned at all) */
 	if (ino_valid(g, root) && ino_to_agno(g, root) == 0 &&
-	    r->ags[0].sum.agi_ok && !r->ags[0].hdr_bad)
+	    r->ags[0].sum.agi_ok && !r->ags[0].hdr_bad) {
 		ag_iter_chunks(r->fs, 0, root_chunk, &f, NULL);
+		/* a record only the finobt has is taken (phase 3) */
+		if (!f.found)
+			ag_iter_fino_chunks(r->fs, 0, root_chunk, &f, NULL);
+	}
 	if (!f.found) {
 		rp_say(NULL, PR_RP_ROOT_CHUNK_MISSING, &a);
+		/* phase 3 reads the chunk all the same (the reference's
+		   stand-in record: the first three inodes used) */
+		r->root_chunk_made = ino_valid(g, root) &&
+				     ino_to_agno(g, root) == 0;
 		return;
 	}
 	rp_log(NULL, "        - found root inode chunk\n");

@@ -17,9 +17,17 @@
  * free; a damaged attribute fork is only the attribute fork ("would clear
  * attr fork"), and the inode stays; a wrong counter is a counter.
  *
- * Then (discover.c) the chunks that directory entries, the unlinked lists
- * and the finobt point into but the inobt does not list are looked for on
- * disk, and their inodes processed the same way.
+ * Chunks no inobt record lists are read in their place among the inobt's,
+ * as the reference reads them: a record only the finobt has, as the
+ * finobt has it; and in AG 0, when no record holds the root inode, its
+ * chunk with the root, realtime bitmap and summary inodes used and the
+ * rest free (so each other inode in use is "imap claims in-use inode N is
+ * free").  An AG whose headers would be reset is skipped: its inobt is
+ * not read.
+ *
+ * Then (discover.c) the chunks that directory entries and the unlinked
+ * lists point into but no tree lists are looked for on disk, and their
+ * inodes processed the same way.
  *
  * What it builds for later phases: r->imap (every inode's state, link
  * count and type, and whether the kernel's inode verifier would refuse
@@ -279,7 +287,7 @@ static uint64_t attr_dablk(const struct p3ag *c, xfs_daddr_t daddr)
 
 /* Print one finding of this inode, in the reference's terms. */
 static void say_finding(struct p3ag *c, const struct fs_finding *f,
-			uint16_t mode)
+			uint16_t mode, bool attr)
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
 
@@ -312,6 +320,25 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		break;
 	case PR_RP_BMBT_BAD_NUMRECS:
 		a.v2 = btree_maxrecs(&c->r->fs->geo, &bmbt_ops, true);
+		break;
+	case PR_BTREE_BAD_SIBLING:
+		if (f->obj.type != OBJ_BMBT || !f->field)
+			break;
+		/*
+		 * The walk's finding (against the blocks beside it) is the
+		 * reference's; the verifier's, of a pointer bad in itself,
+		 * says the same block again.
+		 */
+		if (!(f->flags & FND_EXPECTED))
+			return;
+		a.s1 = attr ? "attr" : "data";
+		a.v2 = daddr_to_fsb(&c->r->fs->geo, f->obj.daddr);
+		if (!strcmp(f->field, "leftsib"))
+			a.field = f->expected == NULLFSBLOCK ?
+				  "bmbt leftsib null" : "bmbt leftsib";
+		else
+			a.field = f->expected == NULLFSBLOCK ?
+				  "bmbt rightsib null" : "bmbt rightsib";
 		break;
 	case PR_ATTR_LEAF_BAD_USEDBYTES:
 	case PR_ATTR_LEAF_FIRSTUSED_LOW:
@@ -377,7 +404,7 @@ static enum verdict flush(struct p3ag *c, uint16_t mode,
 			continue;	/* said as RP_NBLOCKS, counted */
 		if (f->code == PR_INODE_BAD_NEXTENTS && v == V_NOTE)
 			continue;	/* said as RP_NEXTENTS, counted */
-		say_finding(c, f, mode);
+		say_finding(c, f, mode, attr);
 		if (!word)
 			continue;
 		/*
@@ -954,7 +981,7 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 }
 
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
-		      const uint8_t *raw, bool discovered)
+		      const uint8_t *raw)
 {
 	struct repair *r = c->r;
 	struct fs *fs = r->fs;
@@ -970,15 +997,6 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	xfs_fsblock_t empty_leaf;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
-	if (discovered) {
-		/* no inobt to disagree with: the disk says what is free */
-		if (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode) {
-			ch->ifree |= 1ull << bit;
-			return;
-		}
-		ch->ifree &= ~(1ull << bit);
-		inobt_free = false;
-	}
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
 		return;		/* free, as the inobt says */
 	if (!inobt_free && get_be16(d->di_magic) == XFS_DINODE_MAGIC && !mode) {
@@ -1164,8 +1182,7 @@ out:
 }
 
 /* Every inode of one chunk, cluster by cluster. */
-void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes,
-		      bool discovered)
+void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes)
 {
 	struct repair *r = c->r;
 	const struct fs_geom *g = &r->fs->geo;
@@ -1195,18 +1212,92 @@ void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes,
 				continue;
 			c->ino = agino_to_ino(g, c->agno, startino + i);
 			p3_process_inode(c, ch, i, bp->data + off +
-					 ((size_t)k << g->inodelog),
-					 discovered);
+					 ((size_t)k << g->inodelog));
 		}
 		buf_release(bp);
 		prog_add(c->agno, n);
 	}
 }
 
-static int chunk_fn(void *priv, xfs_agnumber_t agno,
-		    const struct inobt_irec *irec)
+/* Add one record to the extra chunks. */
+static int extra_add(struct p3ag *c, const struct inobt_irec *irec)
+{
+	struct inobt_irec *nv = realloc(c->extra,
+					(c->nextra + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	c->extra = nv;
+	c->extra[c->nextra++] = *irec;
+	return 0;
+}
+
+static int fino_only(void *priv, xfs_agnumber_t agno,
+		     const struct inobt_irec *irec)
 {
 	struct p3ag *c = priv;
+	const struct rp_ag *ag = &c->r->ags[agno];
+
+	for (size_t i = 0; i < ag->nfino_seeds; i++)
+		if (ag->fino_seeds[i] == irec->startino)
+			return extra_add(c, irec);
+	return 0;
+}
+
+static int irec_cmp(const void *pa, const void *pb)
+{
+	const struct inobt_irec *a = pa, *b = pb;
+
+	return a->startino < b->startino ? -1 : a->startino > b->startino;
+}
+
+/*
+ * The extra chunks of one AG: for AG 0, the root inode's chunk when no
+ * inobt record lists it -- the reference stands in a record with the
+ * root, realtime bitmap and summary inodes used and the rest free -- and
+ * the records only the finobt has, as the finobt has them.
+ */
+static void extras_init(struct p3ag *c)
+{
+	struct repair *r = c->r;
+	const struct fs_geom *g = &r->fs->geo;
+
+	if (c->agno == 0 && r->root_chunk_made) {
+		xfs_agino_t root = ino_to_agino(g, r->fs->sb.rootino);
+		struct inobt_irec irec = {
+			.startino = root & ~(xfs_agino_t)
+				    (XFS_INODES_PER_CHUNK - 1),
+		};
+		uint64_t used = 0;
+
+		for (unsigned i = 0; i < 3; i++)
+			if (root - irec.startino + i < XFS_INODES_PER_CHUNK)
+				used |= 1ull << (root - irec.startino + i);
+		irec.free = ~used;
+		extra_add(c, &irec);
+	}
+	if (r->ags[c->agno].nfino_seeds && !r->ags[c->agno].hdr_bad)
+		ag_iter_fino_chunks(r->fs, c->agno, fino_only, c, NULL);
+	qsort(c->extra, c->nextra, sizeof(*c->extra), irec_cmp);
+}
+
+static int take_chunk(struct p3ag *c, const struct inobt_irec *irec,
+		      bool extra);
+
+/* The extra chunks that come before an inobt record at startino. */
+static int take_extras(struct p3ag *c, uint64_t before)
+{
+	while (c->next_extra < c->nextra &&
+	       c->extra[c->next_extra].startino < before)
+		if (take_chunk(c, &c->extra[c->next_extra++], true))
+			return -1;
+	return 0;
+}
+
+static int take_chunk(struct p3ag *c, const struct inobt_irec *irec,
+		      bool extra)
+{
+	xfs_agnumber_t agno = c->agno;
 	const struct im_ag *ag = &c->r->imap->ags[agno];
 	struct im_chunk *ch;
 
@@ -1224,8 +1315,21 @@ static int chunk_fn(void *priv, xfs_agnumber_t agno,
 			  irec->free);
 	if (!ch)
 		return -1;
-	p3_process_chunk(c, ch, irec->holes, false);
+	if (extra)
+		rp_chunk_known(c->r, agno, irec->startino, irec->holes);
+	p3_process_chunk(c, ch, irec->holes);
 	return 0;
+}
+
+static int chunk_fn(void *priv, xfs_agnumber_t agno,
+		    const struct inobt_irec *irec)
+{
+	struct p3ag *c = priv;
+
+	(void)agno;
+	if (take_extras(c, (uint64_t)irec->startino + XFS_INODES_PER_CHUNK))
+		return -1;
+	return take_chunk(c, irec, false);
 }
 
 void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
@@ -1243,6 +1347,7 @@ void p3ag_fini(struct p3ag *c)
 	flush_claims(c);
 	im_edges_free(&c->edges);
 	findings_free(&c->fl);
+	free(c->extra);
 }
 
 struct p3 {
@@ -1256,8 +1361,11 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 
 	p3ag_init(&c, r, agno, &p->seq.outs[agno]);
 	rp_log(c.out, "        - agno = %u\n", agno);
-	if (r->ags[agno].sum.agi_ok)
+	extras_init(&c);
+	/* (a skipped AG's chunks are found only by discovery) */
+	if (r->ags[agno].sum.agi_ok && !r->ags[agno].hdr_bad)
 		ag_iter_chunks(r->fs, agno, chunk_fn, &c, NULL);
+	take_extras(&c, UINT64_MAX);
 	im_sort(r->imap, agno);
 	p3ag_fini(&c);
 	rp_seq_done(&p->seq, agno);

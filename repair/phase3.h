@@ -29,6 +29,14 @@ struct p3ag {
 	uint32_t		claim_ag[P3_CLAIMS];
 	unsigned		nclaims;
 	uint64_t		count_found[2];
+	/*
+	 * Chunks no inobt record lists that the reference reads all the
+	 * same, in inobt order: the root inode's (r->root_chunk_made) and
+	 * those only the finobt lists.  Sorted; taken as the walk of the
+	 * inobt passes them.
+	 */
+	struct inobt_irec	*extra;
+	size_t			nextra, next_extra;
 };
 
 void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
@@ -36,16 +44,24 @@ void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
 void p3ag_fini(struct p3ag *c);	/* flushes the claims */
 
 /*
- * Check one inode of chunk ch (its raw bytes).  A discovered chunk has no
- * inobt record: what is free is what the disk says is free.
+ * Check one inode of chunk ch (its raw bytes), against what ch->ifree
+ * says is free: the inobt's record or, for a chunk no record lists, the
+ * reference's stand-in (only the inode that led to the chunk in use), so
+ * that every other inode in use is "imap claims in-use inode N is free".
  */
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
-		      const uint8_t *raw, bool discovered);
+		      const uint8_t *raw);
 /* Every inode of a chunk that holes does not leave out. */
-void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes,
-		      bool discovered);
+void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes);
 
 /* discover.c: chunks outside the inobt that entries point into. */
 void rp_discover(struct repair *r);
+/*
+ * A chunk no inobt record lists is known (found, or taken from the
+ * finobt): claim its inode blocks (OWN_INODES) in the space map, and
+ * keep the rmapbt's word on them from being said as stale.
+ */
+void rp_chunk_known(struct repair *r, xfs_agnumber_t agno, xfs_agino_t start,
+		    uint64_t holes);
 
 #endif

@@ -102,6 +102,10 @@ struct repair {
 	bool			bad_ino_btree;	/* phases 6 and 7 skipped (phase2.c
 						   sets it from any AG) */
 	bool			log_dirty;
+	bool			root_chunk_made;/* not in AG 0's inobt: phase 3
+						   takes the root inode's chunk
+						   as the reference does (root,
+						   rbm, rsum used, rest free) */
 	uint32_t		log_head_cycle, log_head_block;
 };
 
