@@ -13,5 +13,6 @@ TESTS += tests/unit/test_spacemap
 SHELL_TESTS += tests/t5010-repair-corruptions.sh tests/t5011-repair-beyond-reference.sh \
 	tests/t5012-repair-after-reference-repair.sh \
 	tests/t5014-repair-superblock-words.sh \
+	tests/t5015-repair-reference-lines.sh \
 	tests/t5020-repair-clean-matrix.sh
 EXTRA_DIST += tests/repair-cases.txt tests/lib/repair-images.sh tests/lib/repair-cases.sh

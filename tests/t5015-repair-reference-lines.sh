@@ -1,0 +1,92 @@
+#!/bin/sh
+# For each damage below (made by the reference xfs_db), every distinct
+# line the reference xfs_repair -n prints is among ours, word for word
+# (order aside: the reference's phase 4 lists AGs in thread order, and
+# it repeats phase 3's words in phase 4 -- repair/DIFFERENCES.md).  Left
+# out: its notes about the host, and its verifier and buffer cache
+# notices, which print code addresses.  Covered:
+#   - inode chunks no inobt record lists: an AG whose headers would be
+#     reset is skipped and its chunks are found through the entries
+#     pointing into them; the root inode's chunk, when no record lists
+#     it, is read with the root, realtime bitmap and summary inodes used
+#     and the others free; a chunk found by discovery has only the inode
+#     that led to it in use ("imap claims in-use inode N is free, would
+#     correct imap" for the others) and "found inodes not in the inode
+#     allocation tree" follows each AG where one was found; a record only
+#     the finobt has is read as the finobt has it ("undiscovered finobt
+#     record"), also when the inobt root is unusable; inobt records that
+#     start out of line ("badly aligned", "bad starting inode #");
+#   - AG btree blocks the read verifier refuses ("btree block A/B is
+#     suspect, error -N");
+#   - bmap btree sibling pointers ("bad back (left) sibling pointer ...
+#     in inode N (data fork) bmap btree block B");
+#   - a signed attribute fork format ("illegal attribute format -126");
+#   - a superblock copy with a bad magic number (the verifier's "Not an
+#     XFS filesystem?" line).
+. "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
+. "$top_srcdir/tests/lib/repair-images.sh"
+. "$top_srcdir/tests/lib/repair-cases.sh"
+
+rp_need "$XK_REPAIR"
+
+noise='^(Cannot get host filesystem geometry|Repair may fail if there is a sector size mismatch|the image and the host filesystem|Metadata (corruption|CRC error) detected at|bp=\(|[0-9a-f]+: Badness in key lookup)'
+
+# IMAGE | WHAT | XFS_DB COMMANDS (separated by ;; {ino:/PATH} is the
+# inode number of PATH in IMAGE)
+cat > "$T/cases" <<'EOF'
+std | AG 0 skipped: the root chunk stood in for | agf 0; fuzz -d magicnum zeroes
+std | AG 1 skipped (AGF): its chunk found by discovery | agf 1; fuzz -d magicnum zeroes
+std | AG 1 skipped (AGI): its chunk found by discovery | agi 1; write -d magicnum 1
+std | AG 2 skipped: seven chunks, found lowest first | agf 2; write -d versionnum 2
+std | AG 3 skipped (superblock copy) | sb 3; write -d magicnum 0
+plain | AG 2 skipped, no finobt | agf 2; write -d versionnum 2
+std | inobt records lost: the finobt's record read | agi 2; addr root; write -d numrecs 6
+plain | inobt records lost, no finobt: discovery | agi 2; addr root; write -d numrecs 6
+std | the root chunk's record misplaced: the finobt's read | agi 0; addr root; write -d recs[1].startino 0
+std | inobt root unusable: the finobt's record read | agi 1; write -d root 9999999
+std | superblock copy with a foreign magic number | sb 2; write -d magicnum 0x12345678
+std | bnobt root: no UUID | agf 0; addr bnoroot; fuzz -d uuid zeroes
+std | cntbt root: no UUID | agf 1; addr cntroot; fuzz -d uuid zeroes
+std | rmapbt root: no UUID | agf 0; addr rmaproot; fuzz -d uuid zeroes
+plain | bnobt root: bad CRC | agf 1; addr bnoroot; write -c crc 0x1234
+plain | bmbt leaf: left sibling of the first leaf | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d leftsib lastbit
+plain | bmbt leaf: right sibling that skips the next leaf | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d rightsib add
+plain | attribute fork format out of range (negative) | inode {ino:/file_btree}; fuzz -d core.aformat firstbit
+EOF
+plan "$(wc -l < "$T/cases")"
+
+while IFS='|' read -r image what cmds; do
+	image=$(echo "$image" | tr -d ' ')
+	what=$(echo "$what" | sed 's/^ *//; s/ *$//')
+	src=$(rp_image "$image") || { not_ok "$what: image $image"; continue; }
+	cmds=$(rc_expand "$image" "$cmds") || { not_ok "$what: a path not in $image"; continue; }
+	img="$T/x.img"
+	rp_copy "$src" "$img" || { not_ok "$what: copying the image"; continue; }
+	set --
+	oldifs=$IFS
+	IFS=';'
+	for c in $cmds; do
+		set -- "$@" -c "$(echo "$c" | sed 's/^ *//; s/ *$//')"
+	done
+	IFS=$oldifs
+	"$REF_DB" -x "$@" "$img" > "$T/db.out" 2>&1
+	devs=$(rp_devargs "$img")
+	# shellcheck disable=SC2086
+	"$REF_REPAIR" -n $devs "$img" > "$T/ref.raw" 2>&1
+	rc_ref=$?
+	# shellcheck disable=SC2086
+	"$XK_REPAIR" -n $devs "$img" > "$T/ours.raw" 2>&1
+	rc_ours=$?
+	grep -aEv "$noise" "$T/ref.raw" | sort -u > "$T/ref"
+	sort -u "$T/ours.raw" > "$T/ours"
+	comm -23 "$T/ref" "$T/ours" > "$T/missing"
+	if [ "$rc_ref" = 1 ] && [ "$rc_ours" = 1 ] && [ ! -s "$T/missing" ]; then
+		ok "$what: $(grep -c . "$T/ref") distinct reference lines, all ours too"
+	else
+		not_ok "$what"
+		diag "exit codes: reference $rc_ref, ours $rc_ours; reference lines we do not print:"
+		diag "$(head -20 "$T/missing")"
+	fi
+	rp_rm "$img"
+done < "$T/cases"
+done_testing
