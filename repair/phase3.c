@@ -15,7 +15,11 @@
  * damaged core, data fork or symlink means the inode "would have been
  * cleared" -- it is reported and left out of the later phases, as if
  * free; a damaged attribute fork is only the attribute fork ("would clear
- * attr fork"), and the inode stays; a wrong counter is a counter.
+ * attr fork"), and the inode stays; a wrong counter is a counter.  Under
+ * -n the reference keeps some inodes it says it would clear: one with a
+ * bad magic number or an attribute map it cannot use stays in use for
+ * phases 6 and 7, unreadable there (keep_cleared()), and one whose
+ * next_unlinked names no inode is only said to be cleared.
  *
  * Chunks no inobt record lists are read in their place among the inobt's,
  * as the reference reads them: a record only the finobt has, as the
@@ -42,6 +46,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "attr.h"
 #include "dir.h"
 #include "inomap.h"
@@ -285,6 +290,41 @@ static uint64_t attr_dablk(const struct p3ag *c, xfs_daddr_t daddr)
 	return 0;
 }
 
+/* Is daddr the attribute fork's first block (the one the reference reads
+   first, with the verifier of a node or a leaf)? */
+static bool attr_block0(const struct p3ag *c, xfs_daddr_t daddr)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+
+	for (size_t i = 0; c->ael && i < c->ael->n; i++)
+		if (c->ael->v[i].br_startoff == 0)
+			return fsb_to_daddr(g, c->ael->v[i].br_startblock) ==
+			       daddr;
+	return false;
+}
+
+/* Would the kernel's attribute leaf verifier refuse the block for it? */
+static bool attr_leaf_verifier_code(enum fs_problem code)
+{
+	switch (code) {
+	case PR_DA_BAD_MAGIC:		/* neither a leaf nor a node */
+	case PR_ATTR_LEAF_BAD_MAGIC:
+	case PR_ATTR_LEAF_BAD_BLKNO:
+	case PR_ATTR_LEAF_BAD_UUID:
+	case PR_ATTR_LEAF_BAD_OWNER:
+	case PR_ATTR_LEAF_BAD_COUNT:
+	case PR_ATTR_LEAF_BAD_FIRSTUSED:
+	case PR_ATTR_LEAF_BAD_FREEMAP:
+	case PR_ATTR_LEAF_BAD_PAD:
+	case PR_ATTR_LEAF_HASH_ORDER:
+	case PR_ATTR_LEAF_BAD_NAMEIDX:
+	case PR_ATTR_LEAF_PAST_END:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* Print one finding of this inode, in the reference's terms. */
 static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			uint16_t mode, bool attr)
@@ -321,6 +361,11 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	case PR_RP_BMBT_BAD_NUMRECS:
 		a.v2 = btree_maxrecs(&c->r->fs->geo, &bmbt_ops, true);
 		break;
+	case PR_INODE_BAD_UNLINKED:
+		/* no inode at all: the reference would clear the inode */
+		a.field = "bad next_unlinked";
+		c->unlinked_bad = true;
+		break;
 	case PR_BTREE_BAD_SIBLING:
 		if (f->obj.type != OBJ_BMBT || !f->field)
 			break;
@@ -340,6 +385,38 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			a.field = f->expected == NULLFSBLOCK ?
 				  "bmbt rightsib null" : "bmbt rightsib";
 		break;
+	case PR_DA_BAD_MAGIC:
+	case PR_ATTR_LEAF_BAD_MAGIC:
+	case PR_ATTR_LEAF_BAD_BLKNO:
+	case PR_ATTR_LEAF_BAD_UUID:
+	case PR_ATTR_LEAF_BAD_OWNER:
+	case PR_ATTR_LEAF_BAD_COUNT:
+	case PR_ATTR_LEAF_BAD_FIRSTUSED:
+	case PR_ATTR_LEAF_BAD_FREEMAP:
+	case PR_ATTR_LEAF_BAD_PAD:
+	case PR_ATTR_LEAF_HASH_ORDER:
+	case PR_ATTR_LEAF_BAD_NAMEIDX:
+	case PR_ATTR_LEAF_PAST_END:
+		/*
+		 * The first block of the fork, refused by the verifier the
+		 * reference reads it with: it says "corrupt block 0" once
+		 * and reads no further (the finding is kept as a note).
+		 */
+		if (!attr || f->obj.type != OBJ_ATTR ||
+		    !attr_block0(c, f->obj.daddr) ||
+		    !attr_leaf_verifier_code(f->code))
+			break;
+		if (!c->attr0_said) {
+			struct rp_args b = RP_ARGS_INIT(OBJ_ATTR);
+
+			b.obj.ino = a.obj.ino;
+			b.obj.agno = c->agno;
+			rp_say(c->out, PR_RP_ATTR_BLOCK0_CORRUPT, &b);
+			c->attr0_said = true;
+		}
+		a.flags = f->flags;
+		rp_note(f->code, &a);
+		return;
 	case PR_ATTR_LEAF_BAD_USEDBYTES:
 	case PR_ATTR_LEAF_FIRSTUSED_LOW:
 		/* the reference names the leaf by its attribute fork block */
@@ -656,11 +733,57 @@ static void dir_forget_dots(struct p3ag *c, xfs_ino_t parent)
 	c->dhdr.sf_reset = false;
 }
 
+/*
+ * "would have cleared inode N" -- or, for the root, realtime bitmap and
+ * summary inodes, "would clear root inode N" and the like, which phase 6
+ * follows with "would reinitialize ...".
+ */
+static void say_cleared(struct p3ag *c)
+{
+	const struct fs_sb *sb = &c->r->fs->sb;
+	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+	a.obj.ino = c->ino;
+	a.obj.agno = c->agno;
+	if (c->ino == sb->rootino) {
+		a.field = "root";
+		__atomic_store_n(&c->r->need_root, true, __ATOMIC_RELAXED);
+	} else if (c->ino == sb->rbmino) {
+		a.field = "rbm";
+		__atomic_store_n(&c->r->need_rbm, true, __ATOMIC_RELAXED);
+	} else if (c->ino == sb->rsumino) {
+		a.field = "rsum";
+		__atomic_store_n(&c->r->need_rsum, true, __ATOMIC_RELAXED);
+	}
+	rp_say(c->out, PR_RP_INODE_CLEARED, &a);
+}
+
 static void mark_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit)
 {
-	say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
+	say_cleared(c);
 	ch->cleared |= 1ull << bit;
 	ch->suspect |= 1ull << bit;
+}
+
+/*
+ * An inode the reference "would have cleared" but, under -n, keeps in
+ * use for phases 6 and 7 -- one whose magic number or attribute fork is
+ * bad: its type and link count stay, and as the kernel's verifier
+ * refuses it, the reference cannot read it there ("couldn't map inode").
+ * Its entries, if a directory, are not read.
+ */
+static void keep_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit,
+			 uint16_t mode, uint32_t nlink)
+{
+	say_cleared(c);
+	ch->used |= 1ull << bit;
+	ch->unreadable |= 1ull << bit;
+	ch->suspect |= 1ull << bit;
+	ch->nlink[bit] = nlink;
+	ch->ftype[bit] = inode_mode_ftype(mode);
+	if (S_ISDIR(mode))
+		ch->isdir |= 1ull << bit;
+	c->edges.n = 0;
 }
 
 /*
@@ -993,7 +1116,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	uint64_t counted;
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
-	bool suspect = false, unreadable = false, cut;
+	bool suspect = false, unreadable = false, cut, magic_bad;
 	xfs_fsblock_t empty_leaf;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
@@ -1023,7 +1146,16 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			attr_said = true;
 		unreadable |= kernel_refuses(&c->fl.v[i]);
 	}
+	magic_bad = false;
+	for (size_t i = 0; i < c->fl.n; i++)
+		magic_bad |= c->fl.v[i].code == PR_INODE_BAD_MAGIC;
+	c->unlinked_bad = false;
+	c->attr0_said = false;
 	v = flush(c, mode, judge_core, false);
+	if (v == V_INODE && magic_bad) {
+		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
+		return;
+	}
 	if (v == V_INODE || inode_decode(&fs->geo, c->ino, raw, &ip)) {
 		mark_cleared(c, ch, bit);
 		return;
@@ -1144,9 +1276,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (suspect)
 		ch->suspect |= 1ull << bit;
 	if (attr_map_bad) {
-		/* an unusable attribute map costs the inode (the reference) */
-		ch->used &= ~(1ull << bit);
-		mark_cleared(c, ch, bit);
+		/* an unusable attribute map: the reference's "would have
+		   cleared", the inode kept (and unreadable) all the same */
+		keep_cleared(c, ch, bit, ip.mode, ip.nlink);
 		goto out;
 	}
 	/* the content last, as the reference: the counters are said first */
@@ -1175,6 +1307,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (inode_is_dir(&ip))
 		im_dir_add(r->imap, &c->dhdr, &c->edges);
+	if (c->unlinked_bad)
+		say_cleared(c);		/* said, and kept */
 out:
 	extents_free(&del);
 	extents_free(&ael);
@@ -1278,7 +1412,8 @@ static void extras_init(struct p3ag *c)
 	}
 	if (r->ags[c->agno].nfino_seeds && !r->ags[c->agno].hdr_bad)
 		ag_iter_fino_chunks(r->fs, c->agno, fino_only, c, NULL);
-	qsort(c->extra, c->nextra, sizeof(*c->extra), irec_cmp);
+	if (c->nextra)
+		qsort(c->extra, c->nextra, sizeof(*c->extra), irec_cmp);
 }
 
 static int take_chunk(struct p3ag *c, const struct inobt_irec *irec,

@@ -23,6 +23,10 @@ struct p3ag {
 						   while its content is said */
 	uint64_t		bmbt_blocks[2];	/* per fork */
 	bool			count_bad[2];	/* btree fork's counter wrong */
+	bool			unlinked_bad;	/* next_unlinked no inode: the
+						   reference would clear it */
+	bool			attr0_said;	/* "corrupt block 0" of the
+						   attribute fork said */
 	/* claims on their way to the space map, a batch at a time */
 #define P3_CLAIMS	512
 	struct sm_rec		claims[P3_CLAIMS];

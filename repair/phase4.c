@@ -257,6 +257,27 @@ static void check_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	rp_seq_done(&p->seq, agno);
 }
 
+/*
+ * The reference looks for the root directory here, after phase 3: one
+ * missing, free or not a directory would be lost.
+ */
+static void check_root(struct repair *r)
+{
+	xfs_ino_t root = r->fs->sb.rootino;
+	const struct im_chunk *ch;
+	unsigned bit;
+
+	ch = im_find(r->imap, root, &bit);
+	if (!ch || !((ch->used >> bit) & 1) || ((ch->cleared >> bit) & 1) ||
+	    !((ch->isdir >> bit) & 1)) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+		a.obj.ino = root;
+		rp_say(NULL, PR_RP_NO_ROOT, &a);
+		r->need_root = true;	/* phase 6: "would reinitialize" */
+	}
+}
+
 void phase4(struct repair *r)
 {
 	struct p4 p;
@@ -266,6 +287,7 @@ void phase4(struct repair *r)
 	rp_log(NULL, "        - setting up duplicate extent list...\n");
 	prog_set(PROG_SETUP_DUPS, r->fs->geo.agcount);
 	prog_end();
+	check_root(r);
 	rp_log(NULL, "        - check for inodes claiming duplicate blocks...\n");
 	if (rp_seq_init(&p.seq, r->fs->geo.agcount))
 		rp_fatal(r, "out of memory\n");

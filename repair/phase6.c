@@ -298,8 +298,6 @@ static void walk(struct p6 *p)
 		struct im_chunk *dch;
 		unsigned dbit;
 
-		if (!d)
-			continue;
 		dch = im_find(r->imap, dir, &dbit);
 		if (unreadable(dch, dbit)) {
 			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
@@ -309,6 +307,8 @@ static void walk(struct p6 *p)
 			rp_say(NULL, PR_RP_DIR_UNREADABLE, &a);
 			continue;
 		}
+		if (!d)
+			continue;
 		check_dot_ftype(p, 0, dir, d->dot_ftype);
 		for (size_t k = 0; k < d->n; k++) {
 			const struct im_edge *e = &r->imap->edges.v[d->first + k];
@@ -489,6 +489,22 @@ static void find_disconnected(struct p6 *p)
 	}
 }
 
+/* What phase 3 would clear and this phase would make again. */
+static void say_reinit(struct repair *r)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+	a.obj.ino = r->fs->sb.rootino;
+	if (r->need_root)
+		rp_say(NULL, PR_RP_ROOT_REINIT, &a);
+	a.obj.ino = r->fs->sb.rbmino;
+	if (r->need_rbm)
+		rp_say(NULL, PR_RP_RBM_REINIT, &a);
+	a.obj.ino = r->fs->sb.rsumino;
+	if (r->need_rsum)
+		rp_say(NULL, PR_RP_RSUM_REINIT, &a);
+}
+
 void phase6(struct repair *r)
 {
 	struct p6 p = { .r = r };
@@ -497,18 +513,15 @@ void phase6(struct repair *r)
 	unsigned bit;
 
 	rp_log(NULL, "Phase 6 - check inode connectivity...\n");
+	say_reinit(r);
 	rp_log(NULL, "        - traversing filesystem ...\n");
 	im_dirs_sort(r->imap);
 	mark_metadata(r);
 
 	ch = im_find(r->imap, root, &bit);
-	if (!in_use(ch, bit) || !((ch->isdir >> bit) & 1)) {
-		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
-
-		a.obj.ino = root;
-		rp_say(NULL, PR_RP_NO_ROOT, &a);
-	} else {
-		xfs_ino_t dd = dotdot_of(&p, root);
+	/* (no root directory: phase 4 said so; everything is disconnected) */
+	if (in_use(ch, bit) && ((ch->isdir >> bit) & 1)) {
+		xfs_ino_t dd = unreadable(ch, bit) ? root : dotdot_of(&p, root);
 
 		if (dd != root) {
 			struct rp_args a = RP_ARGS_INIT(OBJ_DIR);

@@ -102,6 +102,9 @@ struct repair {
 	bool			bad_ino_btree;	/* phases 6 and 7 skipped (phase2.c
 						   sets it from any AG) */
 	bool			log_dirty;
+	/* phase 3 would clear the root, rt bitmap or summary inode: phase 6
+	   would make it again (set from any AG's worker) */
+	bool			need_root, need_rbm, need_rsum;
 	bool			root_chunk_made;/* not in AG 0's inobt: phase 3
 						   takes the root inode's chunk
 						   as the reference does (root,
