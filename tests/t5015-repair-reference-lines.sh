@@ -21,6 +21,17 @@
 #   - bmap btree sibling pointers ("bad back (left) sibling pointer ...
 #     in inode N (data fork) bmap btree block B");
 #   - a signed attribute fork format ("illegal attribute format -126");
+#   - inodes the reference "would have cleared" but under -n keeps for
+#     phases 6 and 7 (bad magic number, attribute fork format): a file's
+#     entry stays, a directory cannot be read ("couldn't map inode N, err
+#     = 117", its entries' inodes disconnected, "can't compare link
+#     counts"); the root, rt bitmap and summary inodes ("would clear root
+#     inode N", "root inode would be lost" in phase 4, "would reinitialize
+#     root directory" in phase 6); a next_unlinked naming no inode; the
+#     reference's first look at a chunk ("bad magic number 0x0 on inode
+#     N", "bad CRC for inode N") before its verdict;
+#   - the attribute fork's first block refused by the verifier it is read
+#     with ("corrupt block 0 of inode N attribute fork");
 #   - a superblock copy with a bad magic number (the verifier's "Not an
 #     XFS filesystem?" line).
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
@@ -52,6 +63,18 @@ plain | bnobt root: bad CRC | agf 1; addr bnoroot; write -c crc 0x1234
 plain | bmbt leaf: left sibling of the first leaf | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d leftsib lastbit
 plain | bmbt leaf: right sibling that skips the next leaf | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d rightsib add
 plain | attribute fork format out of range (negative) | inode {ino:/file_btree}; fuzz -d core.aformat firstbit
+plain | a file's attribute fork format: kept, its entry stays | inode {ino:/file_btree}; write -d core.aformat 7
+plain | a directory's attribute fork format: kept, unreadable | inode {ino:/dir_block}; fuzz -d core.aformat firstbit
+plain | the root's magic number: kept, unreadable, all disconnected | inode {ino:/}; fuzz -d core.magic ones
+plain | the root's data fork format: cleared, root lost | inode {ino:/}; fuzz -d core.format firstbit
+std | the root's mode zeroed: root lost, reinitialized | inode {ino:/}; fuzz -d core.mode zeroes
+std | a directory's magic number | inode {ino:/dir_block}; fuzz -d core.magic zeroes
+plain | next_unlinked naming no inode | inode {ino:/file_btree}; fuzz -d next_unlinked lastbit
+plain | the root's next_unlinked naming no inode | inode {ino:/}; fuzz -d next_unlinked zeroes
+std | an inode's CRC | inode {ino:/file_btree}; write -c core.gid 5
+plain | attribute leaf (block 0): a name offset past the block | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[0].nameidx lastbit
+plain | attribute leaf (block 0): hashes out of order | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[1].hashval sub
+plain | attribute fork block 0: neither leaf nor node | inode {ino:/attr_leaf}; ablock 0; fuzz -d hdr.info.hdr.magic zeroes
 EOF
 plan "$(wc -l < "$T/cases")"
 
