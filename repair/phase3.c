@@ -338,6 +338,26 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	a.expected = f->expected;
 	a.v2 = f->extra;
 	a.field = f->field;
+	/*
+	 * The first block of the attribute fork, refused by the verifier
+	 * the reference reads it with: it says "corrupt block 0" once and
+	 * reads no further (the finding is kept as a note).
+	 */
+	if (attr && f->obj.type == OBJ_ATTR &&
+	    attr_leaf_verifier_code(f->code) &&
+	    attr_block0(c, f->obj.daddr)) {
+		if (!c->attr0_said) {
+			struct rp_args b = RP_ARGS_INIT(OBJ_ATTR);
+
+			b.obj.ino = a.obj.ino;
+			b.obj.agno = c->agno;
+			rp_say(c->out, PR_RP_ATTR_BLOCK0_CORRUPT, &b);
+			c->attr0_said = true;
+		}
+		a.flags = f->flags;
+		rp_note(f->code, &a);
+		return;
+	}
 	switch (f->code) {
 	case PR_INODE_BAD_FORKOFF:
 		/* the reference gives the first offset that is too big */
@@ -385,38 +405,6 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			a.field = f->expected == NULLFSBLOCK ?
 				  "bmbt rightsib null" : "bmbt rightsib";
 		break;
-	case PR_DA_BAD_MAGIC:
-	case PR_ATTR_LEAF_BAD_MAGIC:
-	case PR_ATTR_LEAF_BAD_BLKNO:
-	case PR_ATTR_LEAF_BAD_UUID:
-	case PR_ATTR_LEAF_BAD_OWNER:
-	case PR_ATTR_LEAF_BAD_COUNT:
-	case PR_ATTR_LEAF_BAD_FIRSTUSED:
-	case PR_ATTR_LEAF_BAD_FREEMAP:
-	case PR_ATTR_LEAF_BAD_PAD:
-	case PR_ATTR_LEAF_HASH_ORDER:
-	case PR_ATTR_LEAF_BAD_NAMEIDX:
-	case PR_ATTR_LEAF_PAST_END:
-		/*
-		 * The first block of the fork, refused by the verifier the
-		 * reference reads it with: it says "corrupt block 0" once
-		 * and reads no further (the finding is kept as a note).
-		 */
-		if (!attr || f->obj.type != OBJ_ATTR ||
-		    !attr_block0(c, f->obj.daddr) ||
-		    !attr_leaf_verifier_code(f->code))
-			break;
-		if (!c->attr0_said) {
-			struct rp_args b = RP_ARGS_INIT(OBJ_ATTR);
-
-			b.obj.ino = a.obj.ino;
-			b.obj.agno = c->agno;
-			rp_say(c->out, PR_RP_ATTR_BLOCK0_CORRUPT, &b);
-			c->attr0_said = true;
-		}
-		a.flags = f->flags;
-		rp_note(f->code, &a);
-		return;
 	case PR_ATTR_LEAF_BAD_USEDBYTES:
 	case PR_ATTR_LEAF_FIRSTUSED_LOW:
 		/* the reference names the leaf by its attribute fork block */

@@ -82,17 +82,14 @@ while IFS='|' read -r image what cmds; do
 	image=$(echo "$image" | tr -d ' ')
 	what=$(echo "$what" | sed 's/^ *//; s/ *$//')
 	src=$(rp_image "$image") || { not_ok "$what: image $image"; continue; }
-	cmds=$(rc_expand "$image" "$cmds") || { not_ok "$what: a path not in $image"; continue; }
 	img="$T/x.img"
 	rp_copy "$src" "$img" || { not_ok "$what: copying the image"; continue; }
-	set --
-	oldifs=$IFS
-	IFS=';'
-	for c in $cmds; do
-		set -- "$@" -c "$(echo "$c" | sed 's/^ *//; s/ *$//')"
-	done
-	IFS=$oldifs
-	"$REF_DB" -x "$@" "$img" > "$T/db.out" 2>&1
+	if ! rc_damage "$image" "$cmds" "$img" "$T/db.out"; then
+		not_ok "$what: xfs_db could not damage the image"
+		diag "$(cat "$T/db.out")"
+		rp_rm "$img"
+		continue
+	fi
 	devs=$(rp_devargs "$img")
 	# shellcheck disable=SC2086
 	"$REF_REPAIR" -n $devs "$img" > "$T/ref.raw" 2>&1
