@@ -35,64 +35,16 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include "heap.h"
 #include "inode.h"
 #include "phase3.h"
-
-/*
- * Candidates, lowest inode first: a binary min-heap.  Inode numbers sort
- * by AG first, so the top is the lowest candidate of the lowest AG.
- */
-struct cands {
-	xfs_ino_t	*v;
-	size_t		n, cap;
-};
-
-static void heap_push(struct cands *h, xfs_ino_t ino)
-{
-	size_t i;
-
-	if (h->n == h->cap) {
-		size_t ncap = h->cap ? h->cap * 2 : 64;
-		xfs_ino_t *nv = realloc(h->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return;		/* no memory: not looked for */
-		h->v = nv;
-		h->cap = ncap;
-	}
-	for (i = h->n++; i > 0 && h->v[(i - 1) / 2] > ino; i = (i - 1) / 2)
-		h->v[i] = h->v[(i - 1) / 2];
-	h->v[i] = ino;
-}
-
-static xfs_ino_t heap_pop(struct cands *h)
-{
-	xfs_ino_t top = h->v[0], last = h->v[--h->n];
-	size_t i = 0;
-
-	for (;;) {
-		size_t k = 2 * i + 1;
-
-		if (k >= h->n)
-			break;
-		if (k + 1 < h->n && h->v[k + 1] < h->v[k])
-			k++;
-		if (h->v[k] >= last)
-			break;
-		h->v[i] = h->v[k];
-		i = k;
-	}
-	if (h->n)
-		h->v[i] = last;
-	return top;
-}
 
 /*
  * This pass's candidates (now) and the next pass's (later): one in an AG
  * the pass has left behind waits for the next pass, as in the reference.
  */
 struct pending {
-	struct cands	now, later;
+	struct u64heap	now, later;	/* lowest inode (and so AG) first */
 	xfs_agnumber_t	agno;		/* the AG being looked at */
 };
 
@@ -102,8 +54,9 @@ static void cand_add(struct repair *r, struct pending *p, xfs_ino_t ino)
 
 	if (!ino_valid(&r->fs->geo, ino) || im_find(r->imap, ino, &bit))
 		return;
-	heap_push(ino_to_agno(&r->fs->geo, ino) < p->agno ? &p->later :
-		  &p->now, ino);
+	/* (no memory: the candidate is not looked for) */
+	(void)u64heap_push(ino_to_agno(&r->fs->geo, ino) < p->agno ?
+			   &p->later : &p->now, ino);
 }
 
 /* Is the inode at ino initialised and stamped with its own number? */
@@ -356,7 +309,7 @@ void rp_discover(struct repair *r)
 			bool got = false;
 
 			while (p.now.n && ino_to_agno(g, p.now.v[0]) == p.agno)
-				if (discover_one(r, heap_pop(&p.now))) {
+				if (discover_one(r, u64heap_pop(&p.now))) {
 					got = true;
 					collect(r, &p, &scanned, &dscanned);
 				}
@@ -368,12 +321,12 @@ void rp_discover(struct repair *r)
 			}
 		}
 		/* the next pass */
-		free(p.now.v);
+		u64heap_free(&p.now);
 		p.now = p.later;
 		memset(&p.later, 0, sizeof(p.later));
 	}
-	free(p.now.v);
-	free(p.later.v);
+	u64heap_free(&p.now);
+	u64heap_free(&p.later);
 
 	/* what the rmapbt said about inode chunks, less what was found */
 	for (xfs_agnumber_t agno = 0; agno < g->agcount; agno++) {

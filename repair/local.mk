@@ -14,6 +14,7 @@ repair_xfs_repair_SOURCES = \
 	repair/workers.c \
 	repair/sbcheck.h \
 	repair/sbcheck.c \
+	repair/heap.h \
 	repair/spacemap.h \
 	repair/spacemap.c \
 	repair/phase1.c \

@@ -303,7 +303,7 @@ static void say_bad_startino(struct repair *r, xfs_agnumber_t agno,
 	a.obj.agno = agno;
 	a.s1 = f->obj.type == OBJ_FINOBT ? "finobt" : "inobt";
 	a.found = start;
-	a.obj.ino = ((uint64_t)agno << g->agino_log) + start;
+	a.obj.ino = agino_to_ino(g, agno, start);
 	if (start == 0 || !agino_chunk_aligned(g, start)) {
 		a.field = "aligned";
 		rp_say(o, PR_INOBT_BAD_STARTINO, &a);

@@ -1104,7 +1104,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	uint64_t counted;
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
-	bool suspect = false, unreadable = false, cut, magic_bad;
+	bool suspect = false, unreadable = false, cut, magic_bad = false;
 	xfs_fsblock_t empty_leaf;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
@@ -1132,11 +1132,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	for (size_t i = 0; i < c->fl.n; i++) {
 		if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 			attr_said = true;
+		magic_bad |= c->fl.v[i].code == PR_INODE_BAD_MAGIC;
 		unreadable |= kernel_refuses(&c->fl.v[i]);
 	}
-	magic_bad = false;
-	for (size_t i = 0; i < c->fl.n; i++)
-		magic_bad |= c->fl.v[i].code == PR_INODE_BAD_MAGIC;
 	c->unlinked_bad = false;
 	c->attr0_said = false;
 	v = flush(c, mode, judge_core, false);

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "heap.h"
 #include "spacemap.h"
 
 struct spacemap *sm_create(unsigned agcount)
@@ -522,53 +523,12 @@ void sm_refc_normalize(struct sm_refc_list *l)
 	l->n = k + 1;
 }
 
-/* A min-heap of the ends of the data extents covering the sweep point. */
-struct ends {
-	uint32_t	*v;
-	size_t		n, cap;
-};
-
-static int ends_push(struct ends *h, uint32_t x)
-{
-	size_t i;
-
-	if (grow((void **)&h->v, &h->cap, h->n + 1, sizeof(*h->v)))
-		return -ENOMEM;
-	i = h->n++;
-	while (i && h->v[(i - 1) / 2] > x) {
-		h->v[i] = h->v[(i - 1) / 2];
-		i = (i - 1) / 2;
-	}
-	h->v[i] = x;
-	return 0;
-}
-
-static void ends_pop(struct ends *h)
-{
-	uint32_t x = h->v[--h->n];
-	size_t i = 0;
-
-	for (;;) {
-		size_t c = 2 * i + 1;
-
-		if (c >= h->n)
-			break;
-		if (c + 1 < h->n && h->v[c + 1] < h->v[c])
-			c++;
-		if (h->v[c] >= x)
-			break;
-		h->v[i] = h->v[c];
-		i = c;
-	}
-	if (h->n)
-		h->v[i] = x;
-}
-
 /*
  * Emit the runs of [*pos, to) as the number of covering extents changes
- * (the heap's ends inside the range close extents on the way).
+ * (h: a min-heap of the ends of the data extents covering the sweep
+ * point; its ends inside the range close extents on the way).
  */
-static int sweep_to(struct ends *h, uint32_t *pos, uint64_t to,
+static int sweep_to(struct u64heap *h, uint32_t *pos, uint64_t to,
 		    struct sm_refc_list *out)
 {
 	while (*pos < to) {
@@ -580,7 +540,7 @@ static int sweep_to(struct ends *h, uint32_t *pos, uint64_t to,
 			return -ENOMEM;
 		*pos = (uint32_t)next;
 		while (h->n && h->v[0] <= *pos)
-			ends_pop(h);
+			u64heap_pop(h);
 		if (!h->n)
 			break;
 	}
@@ -593,7 +553,7 @@ int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 			struct sm_refc_list *out)
 {
 	const struct sm_ag *ag = &sm->ags[agno];
-	struct ends h = { 0 };
+	struct u64heap h = { 0 };
 	uint32_t pos = 0;
 	int err = 0;
 
@@ -609,11 +569,11 @@ int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 			continue;
 		err = sweep_to(&h, &pos, r->agbno, out);
 		if (!err)
-			err = ends_push(&h, (uint32_t)rec_end(r));
+			err = u64heap_push(&h, rec_end(r));
 	}
 	if (!err)
 		err = sweep_to(&h, &pos, UINT32_MAX, out);
-	free(h.v);
+	u64heap_free(&h);
 	if (err)
 		return -ENOMEM;
 	sm_refc_normalize(out);
