@@ -29,6 +29,7 @@ struct bcache {
 	struct fs_dev		*dev;
 	void			*ctx;
 	struct cds_lfht		*ht;
+	atomic_uint_fast64_t	buckets;	/* the table's size, grown by us */
 	uint64_t		max_bytes;
 	uint64_t		max_entries;	/* 0: no limit on the count */
 	atomic_uint_fast64_t	bytes, entries, peak_entries;
@@ -79,12 +80,18 @@ int bcache_create(struct fs_dev *dev, uint64_t max_bytes, void *ctx,
 	*bcp = NULL;
 	if (!bc)
 		return -ENOMEM;
-	bc->ht = cds_lfht_new(1024, 1024, 0,
-			      CDS_LFHT_AUTO_RESIZE | CDS_LFHT_ACCOUNTING, NULL);
+	/*
+	 * No CDS_LFHT_AUTO_RESIZE: liburcu's resize runs in its call_rcu
+	 * thread, and a shrink still walking the buckets while
+	 * bcache_destroy() frees the nodes crashed at exit.  grow_table()
+	 * resizes here, in the caller's thread, and never shrinks.
+	 */
+	bc->ht = cds_lfht_new(1024, 1024, 0, 0, NULL);
 	if (!bc->ht) {
 		free(bc);
 		return -ENOMEM;
 	}
+	atomic_init(&bc->buckets, 1024);
 	bc->dev = dev;
 	bc->ctx = ctx;
 	bc->max_bytes = max_bytes ? max_bytes : (256ull << 20);
@@ -259,7 +266,9 @@ static int bcache_shrink(struct bcache *bc, bool force)
 			}
 			if (atomic_compare_exchange_strong(&bp->ref, &one, 0)) {
 				lru_unlink(bc, bp);
+				rcu_read_lock();
 				cds_lfht_del(bc->ht, &bn->hnode);
+				rcu_read_unlock();
 				atomic_fetch_sub(&bc->bytes, bp->len);
 				atomic_fetch_sub(&bc->entries, 1);
 				atomic_fetch_add(&bc->evictions, 1);
@@ -272,6 +281,23 @@ static int bcache_shrink(struct bcache *bc, bool force)
 	}
 	pthread_mutex_unlock(&bc->lru_lock);
 	return err;
+}
+
+/*
+ * Keep chains short: when the table holds more than two buffers a bucket,
+ * make it four times larger.  Only one thread resizes; the others go on
+ * with the table as it is.  Called without the RCU read lock, as
+ * cds_lfht_resize() requires.
+ */
+static void grow_table(struct bcache *bc, uint_fast64_t n)
+{
+	uint_fast64_t b = atomic_load(&bc->buckets);
+
+	if (n <= 2 * b || b >= (1ull << 40))
+		return;
+	if (!atomic_compare_exchange_strong(&bc->buckets, &b, 4 * b))
+		return;
+	cds_lfht_resize(bc->ht, 4 * b);
 }
 
 /*
@@ -362,6 +388,7 @@ static int bcache_lookup(struct bcache *bc, xfs_daddr_t daddr, uint32_t len,
 	while (n > peak &&
 	       !atomic_compare_exchange_weak(&bc->peak_entries, &peak, n))
 		;
+	grow_table(bc, n);
 	if (atomic_fetch_add(&bc->bytes, len) + len > bc->max_bytes ||
 	    (bc->max_entries && n > bc->max_entries))
 		bcache_shrink(bc, false);
@@ -642,6 +669,7 @@ void bcache_get_stats(struct bcache *bc, struct bcache_stats *st)
 	st->peak_entries = atomic_load(&bc->peak_entries);
 	st->max_entries = bc->max_entries;
 	st->max_bytes = bc->max_bytes;
+	st->buckets = atomic_load(&bc->buckets);
 	st->idle = st->idle_dirty = 0;
 	pthread_mutex_lock(&bc->lru_lock);
 	for (struct fs_buf *bp = bc->lru_head; bp; bp = bp->lru_next) {
@@ -662,14 +690,23 @@ void bcache_destroy(struct bcache *bc)
 		return;
 	/* let pending call_rcu frees of evicted buffers finish */
 	rcu_barrier();
-	for (bp = bc->lru_head; bp; bp = next) {
+	/*
+	 * Empty the table before destroying it (cds_lfht_destroy refuses a
+	 * table with nodes), and free the buffers only after it is gone, so
+	 * nothing in liburcu can still be looking at a freed node.
+	 */
+	rcu_read_lock();
+	for (bp = bc->lru_head; bp; bp = bp->lru_next) {
 		struct buf_node *bn = bp->priv;
 
-		next = bp->lru_next;
 		cds_lfht_del(bc->ht, &bn->hnode);
+	}
+	rcu_read_unlock();
+	cds_lfht_destroy(bc->ht, NULL);
+	for (bp = bc->lru_head; bp; bp = next) {
+		next = bp->lru_next;
 		buf_free(bp);
 	}
-	cds_lfht_destroy(bc->ht, NULL);
 	pthread_mutex_destroy(&bc->lru_lock);
 	free(bc);
 }

@@ -81,6 +81,7 @@ struct bcache_stats {
 	uint64_t	max_bytes;	/* the limit on bytes */
 	/* of the cached buffers, those only the cache holds (evictable) */
 	uint64_t	idle, idle_dirty;
+	uint64_t	buckets;	/* the hash table's size */
 };
 
 int bcache_create(struct fs_dev *dev, uint64_t max_bytes, void *ctx,
