@@ -80,7 +80,6 @@ static void teardown(void)
 		fs_close(tfs);
 	findings_free(&fl);
 	free(img);
-	unlink(path);
 }
 
 static uint8_t *blk(xfs_agnumber_t agno, xfs_agblock_t agbno)
@@ -109,6 +108,11 @@ static struct fs *open_img(void)
 	ck_assert_int_eq(pwrite(fd, img, IMG_BYTES, 0), (ssize_t)IMG_BYTES);
 	close(fd);
 	ck_assert_int_eq(dev_open(path, DEV_RDONLY, &dev), 0);
+	/*
+	 * A test may open several images; the open device keeps the bytes,
+	 * so the name can go now rather than leak one file per open.
+	 */
+	unlink(path);
 	ck_assert_int_eq(fs_open_dev(dev, FS_OPEN_RDONLY | FS_OPEN_NOSB, &tfs,
 				     &fl), 0);
 	fs_set_sb(tfs, &tsb);
