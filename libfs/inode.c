@@ -364,14 +364,19 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 		    get_be16(d->di_magic));
 		return errs;
 	}
-	if (d->di_version != XFS_DINODE_VERSION_3) {
-		BAD(INODE_BAD_VERSION, "core.version", 3, d->di_version);
-		return errs;
-	}
+	/*
+	 * The CRC before the version: a version the reference's xfs_db does
+	 * not know leaves the CRC stale when it writes the inode, and the
+	 * reference says both.
+	 */
 	if (!xfs_cksum_verify(raw, g->inodesize, XFS_DINODE_CRC_OFF))
 		BAD(INODE_BAD_CRC, "v3.crc",
 		    xfs_cksum_calc(raw, g->inodesize, XFS_DINODE_CRC_OFF),
 		    get_le32(d->di_crc));
+	if (d->di_version != XFS_DINODE_VERSION_3) {
+		BAD(INODE_BAD_VERSION, "core.version", 3, d->di_version);
+		return errs;
+	}
 	if (get_be64(d->di_ino) != ino)
 		BAD(INODE_BAD_INO, "v3.inumber", ino, get_be64(d->di_ino));
 	if (!fs_uuid_ok(fs, &d->di_uuid))
@@ -607,16 +612,15 @@ static void inode_cluster_verify(void *ctx, struct fs_buf *bp,
 				      XFS_DINODE_MAGIC, get_be16(d->di_magic));
 			continue;
 		}
-		if (d->di_version != XFS_DINODE_VERSION_3) {
-			fs_report_val(fl, PR_INODE_BAD_VERSION, &o,
-				      "core.version", 3, d->di_version);
-			continue;
-		}
+		/* the CRC first, as in inode_verify() */
 		if (!xfs_cksum_verify(p, g->inodesize, XFS_DINODE_CRC_OFF))
 			fs_report_val(fl, PR_INODE_BAD_CRC, &o, "v3.crc",
 				      xfs_cksum_calc(p, g->inodesize,
 						     XFS_DINODE_CRC_OFF),
 				      get_le32(d->di_crc));
+		if (d->di_version != XFS_DINODE_VERSION_3)
+			fs_report_val(fl, PR_INODE_BAD_VERSION, &o,
+				      "core.version", 3, d->di_version);
 	}
 }
 

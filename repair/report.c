@@ -218,6 +218,10 @@ static void sb_num(struct sbuf *b, uint64_t v, char conv)
 	case 'x':
 		n = snprintf(tmp, sizeof(tmp), "%" PRIx64, v);
 		break;
+	case 'b':	/* a byte the reference prints as a signed char: %x */
+		n = snprintf(tmp, sizeof(tmp), "%" PRIx32,
+			     (uint32_t)(int32_t)(int8_t)(uint8_t)v);
+		break;
 	case '#':	/* C's %#x: 0, or hex with 0x */
 		n = snprintf(tmp, sizeof(tmp), "%#" PRIx64, v);
 		break;
