@@ -743,8 +743,12 @@ static void fork_first_only(struct p3ag *c, bool attr)
 			note_only(f);
 			continue;
 		}
-		held = fork_verdict(f, attr) != V_NOTE;
 		c->fl.v[j++] = *f;
+		/* the verifier's sibling finding: the walk's says it */
+		if (f->code == PR_BTREE_BAD_SIBLING &&
+		    f->obj.type == OBJ_BMBT && !(f->flags & FND_EXPECTED))
+			continue;
+		held = fork_verdict(f, attr) != V_NOTE;
 	}
 	c->fl.n = j;
 }
