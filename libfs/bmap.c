@@ -7,7 +7,18 @@
  * Out: a sorted array of valid extents; findings for every extent that
  *      is out of range, out of order, overlapping, or in the wrong state,
  *      and for a count that disagrees with the inode.  Bad extents are
- *      left out of the array so callers never follow them.
+ *      left out of the array so callers never follow them, and the
+ *      array remembers how many of its extents came before the first
+ *      bad record (a checker that stops there, as xfs_repair does, cuts
+ *      the map at that point).
+ *
+ * Order is judged per list of records -- the inode's extent list, or
+ * one bmbt leaf -- against the record before it in the same list, and
+ * first, before anything else about the record: a record whose start
+ * is not past the previous start is out of order, one that starts
+ * inside the previous extent overlaps it.  Between leaves the first
+ * record of a leaf must start past the last record of the leaf before
+ * (the leaf's key), and past the end of the last good extent.
  */
 #include "config.h"
 #include <errno.h>
@@ -99,6 +110,12 @@ struct fork_scan {
 	void			*priv;
 	uint64_t		nrecs;		/* records seen, good or bad */
 	xfs_fileoff_t		next_off;	/* end of the last good extent */
+	/* the list being read: the inode's, or one leaf's */
+	struct xfs_bmbt_irec	prev;		/* its record before this one */
+	uint64_t		list_idx;	/* this record's index in it */
+	xfs_daddr_t		leaf_daddr;	/* the leaf, or -1 */
+	bool			leaf_start;	/* a leaf begins: its key */
+	bool			any_leaf;	/* a leaf came before */
 	int			err;
 };
 
@@ -124,6 +141,53 @@ static bool fork_may_be_unwritten(const struct fork_scan *sc)
 }
 
 /*
+ * Is this record in order?  Against the record before it in its list
+ * (inode or leaf), then, for a leaf's first record, against the leaf
+ * before.  An order finding names the list (the leaf's daddr, or -1
+ * for the inode's list) and the record's index in it, which is how the
+ * reference counts its entries; found is the record's start, expected
+ * the start it had to pass.
+ */
+static bool scan_order(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
+		       struct fs_objref *o, const char *fld)
+{
+	const struct xfs_bmbt_irec *p = &sc->prev;
+	bool ok = true;
+
+	o->daddr = sc->leaf_daddr;
+	o->index = sc->list_idx;
+	if (sc->list_idx > 0) {
+		if (r->br_startoff <= p->br_startoff) {
+			fs_report_val(sc->fl, PR_BMAP_LEAF_OUT_OF_ORDER, o,
+				      fld, p->br_startoff + 1, r->br_startoff);
+			ok = false;
+		} else if (r->br_startoff < p->br_startoff + p->br_blockcount) {
+			fs_report_val(sc->fl, PR_BMAP_OUT_OF_ORDER, o, fld,
+				      p->br_startoff + p->br_blockcount,
+				      r->br_startoff);
+			ok = false;
+		}
+	} else if (sc->leaf_start && sc->any_leaf &&
+		   r->br_startoff <= p->br_startoff) {
+		fs_report_val(sc->fl, PR_BMAP_KEY_OUT_OF_ORDER, o, fld,
+			      p->br_startoff + 1, r->br_startoff);
+		ok = false;
+	}
+	if (ok && r->br_startoff < sc->next_off) {
+		/* inside an extent of an earlier list */
+		fs_report_val(sc->fl, PR_BMAP_OUT_OF_ORDER, o, fld,
+			      sc->next_off, r->br_startoff);
+		ok = false;
+	}
+	if (sc->leaf_start)
+		sc->any_leaf = true;
+	sc->leaf_start = false;
+	sc->prev = *r;
+	sc->list_idx++;
+	return ok;
+}
+
+/*
  * Check one mapping in its inode's context; add it if it is usable.
  * Findings about one extent name it by its file offset (the objref's
  * index) and its start block (found), but an order problem names the
@@ -139,19 +203,24 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 
 	o.ino = sc->ip->ino;
 	o.agno = ino_to_agno(g, sc->ip->ino);
-	o.index = r->br_startoff;
 	sc->nrecs++;
-	if (r->br_blockcount == 0) {
+	ok = scan_order(sc, r, &o, fld);
+	o.daddr = (xfs_daddr_t)-1;
+	o.index = r->br_startoff;
+	if (ok && r->br_blockcount == 0) {
 		fs_report_found(sc->fl, PR_BMAP_BAD_LENGTH, &o, fld,
 				r->br_startblock);
 		ok = false;
 	}
-	if (r->br_startoff + r->br_blockcount > bmap_max_fileoff(g) + 1) {
+	if (ok && r->br_startoff + r->br_blockcount >
+		  bmap_max_fileoff(g) + 1) {
 		fs_report_found2(sc->fl, PR_BMAP_BAD_STARTOFF, &o, fld,
 				 r->br_blockcount, r->br_startblock);
 		ok = false;
 	}
-	if (sc->rt) {
+	if (!ok) {
+		/* out of order: said, and nothing more about it */
+	} else if (sc->rt) {
 		if (r->br_startblock >= sc->fs->sb.rblocks ||
 		    r->br_blockcount > sc->fs->sb.rblocks - r->br_startblock) {
 			fs_report_found(sc->fl, PR_BMAP_BAD_STARTBLOCK, &o, fld,
@@ -164,21 +233,21 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 				r->br_startblock);
 		ok = false;
 	}
-	if (r->br_unwritten && !fork_may_be_unwritten(sc)) {
+	if (ok && r->br_unwritten && !fork_may_be_unwritten(sc)) {
 		fs_report_found(sc->fl, sc->whichfork == XFS_ATTR_FORK ?
 				PR_BMAP_UNWRITTEN_ATTR :
 				PR_BMAP_UNWRITTEN_NONREG, &o, fld,
 				r->br_startblock);
 		ok = false;
 	}
-	if (ok && r->br_startoff < sc->next_off) {
-		o.index = index;
-		fs_report_val(sc->fl, PR_BMAP_OUT_OF_ORDER, &o, fld,
-			      sc->next_off, r->br_startoff);
-		ok = false;
-	}
-	if (!ok)
+	(void)index;
+	if (!ok) {
+		if (!sc->el->bad_seen) {
+			sc->el->bad_seen = true;
+			sc->el->nbefore_bad = sc->el->n;
+		}
 		return 0;
+	}
 	sc->next_off = r->br_startoff + r->br_blockcount;
 	return extents_push(sc->el, r);
 }
@@ -202,8 +271,13 @@ static int scan_btree_blk(struct btree_walk *w, unsigned level,
 {
 	struct fork_scan *sc = priv;
 
-	(void)w;
 	sc->el->bmbt_blocks++;
+	if (level == 0) {
+		/* a new list of records begins */
+		sc->leaf_daddr = w->obj.daddr;
+		sc->leaf_start = true;
+		sc->list_idx = 0;
+	}
 	return sc->blk_fn ? sc->blk_fn(fsb, level, sc->priv) : 0;
 }
 
@@ -214,6 +288,7 @@ int fork_extents(struct fs *fs, const struct fs_inode *ip, int whichfork,
 	struct fork_scan sc = {
 		.fs = fs, .ip = ip, .whichfork = whichfork, .el = el,
 		.fl = fl, .blk_fn = blk_fn, .priv = priv,
+		.leaf_daddr = (xfs_daddr_t)-1,
 	};
 	uint64_t want = inode_fork_nextents(ip, whichfork);
 	uint32_t size;

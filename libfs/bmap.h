@@ -21,6 +21,12 @@ struct fs_extents {
 	size_t			n;
 	size_t			cap;
 	uint64_t		bmbt_blocks;	/* btree format: blocks of the tree */
+	/*
+	 * Extents of v before the first record found bad: where a checker
+	 * that stops at the first bad record (xfs_repair) ends the map.
+	 */
+	size_t			nbefore_bad;
+	bool			bad_seen;
 };
 
 void extents_init(struct fs_extents *el);

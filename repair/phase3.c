@@ -44,6 +44,8 @@
  * cluster buffer.
  */
 #include "config.h"
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -176,6 +178,8 @@ static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	case PR_BMAP_BAD_LENGTH:
 	case PR_BMAP_BAD_STARTOFF:
 	case PR_BMAP_OUT_OF_ORDER:
+	case PR_BMAP_LEAF_OUT_OF_ORDER:
+	case PR_BMAP_KEY_OUT_OF_ORDER:
 	case PR_BMAP_UNWRITTEN_ATTR:
 	case PR_BMAP_UNWRITTEN_NONREG:
 	case PR_BMAP_BAD_ROOT:
@@ -225,6 +229,7 @@ static bool map_cut(const struct p3ag *c, const struct fs_inode *ip,
 		case PR_BMAP_BAD_LENGTH:
 		case PR_BMAP_BAD_STARTOFF:
 		case PR_BMAP_OUT_OF_ORDER:
+		case PR_BMAP_LEAF_OUT_OF_ORDER:
 		case PR_BMAP_UNWRITTEN_ATTR:
 		case PR_BMAP_UNWRITTEN_NONREG:
 			return true;
@@ -325,6 +330,78 @@ static bool attr_leaf_verifier_code(enum fs_problem code)
 	}
 }
 
+/*
+ * Record idx of a list of extent records: the inode's (daddr -1) or the
+ * bmbt leaf at daddr.  An order finding names only where the record is;
+ * the reference's words quote it and the record before it.
+ */
+static bool bmap_rec_at(struct p3ag *c, xfs_daddr_t daddr, uint64_t idx,
+			struct xfs_bmbt_irec *out)
+{
+	struct fs *fs = c->r->fs;
+	const uint8_t *p;
+	struct fs_buf *bp;
+	uint32_t size;
+	size_t off;
+
+	if (daddr == (xfs_daddr_t)-1) {
+		if (!c->ip)
+			return false;
+		p = inode_fork_ptr(c->ip, c->attr ? XFS_ATTR_FORK :
+				   XFS_DATA_FORK, &size);
+		off = idx * sizeof(struct xfs_bmbt_rec);
+		if (!p || off + sizeof(struct xfs_bmbt_rec) > size)
+			return false;
+		bmbt_rec_decode((const struct xfs_bmbt_rec *)(p + off), out);
+		return true;
+	}
+	if (bcache_read(fs->bc, daddr, fs->geo.blocksize, NULL, NULL, &bp))
+		return false;
+	off = btree_hdr_len(&bmbt_ops) + idx * sizeof(struct xfs_bmbt_rec);
+	if (off + sizeof(struct xfs_bmbt_rec) > bp->len) {
+		buf_release(bp);
+		return false;
+	}
+	bmbt_rec_decode((const struct xfs_bmbt_rec *)(bp->data + off), out);
+	buf_release(bp);
+	return true;
+}
+
+/* "[o s c] [1 1577 1], 1 [2 1575 1]": record idx and the one before. */
+static const char *say_recs(struct p3ag *c, const struct fs_finding *f)
+{
+	struct xfs_bmbt_irec r, p;
+
+	if (f->obj.index == 0 || f->obj.index == (uint64_t)-1 ||
+	    !bmap_rec_at(c, f->obj.daddr, f->obj.index, &r) ||
+	    !bmap_rec_at(c, f->obj.daddr, f->obj.index - 1, &p))
+		return "";
+	snprintf(c->recs_said, sizeof(c->recs_said),
+		 "[%" PRIu64 " %" PRIu64 " %" PRIu64 "], %" PRIu64
+		 " [%" PRIu64 " %" PRIu64 " %" PRIu64 "]",
+		 (uint64_t)r.br_startoff, (uint64_t)r.br_startblock,
+		 (uint64_t)r.br_blockcount, f->obj.index - 1,
+		 (uint64_t)p.br_startoff, (uint64_t)p.br_startblock,
+		 (uint64_t)p.br_blockcount);
+	return c->recs_said;
+}
+
+/*
+ * The field key of the reference's words for a bmbt block header it
+ * refuses (it names the block and stops), or NULL.
+ */
+static const char *bmbt_header_key(enum fs_problem code)
+{
+	switch (code) {
+	case PR_BTREE_BAD_MAGIC:	return "bmbt magic";
+	case PR_BTREE_BAD_LEVEL:	return "bmbt level";
+	case PR_BTREE_BAD_OWNER:	return "bmbt owner";
+	case PR_BTREE_BAD_BLKNO:	return "bmbt blkno";
+	case PR_BTREE_BAD_UUID:		return "bmbt uuid";
+	default:			return NULL;
+	}
+}
+
 /* Print one finding of this inode, in the reference's terms. */
 static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			uint16_t mode, bool attr)
@@ -380,6 +457,33 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		break;
 	case PR_RP_BMBT_BAD_NUMRECS:
 		a.v2 = btree_maxrecs(&c->r->fs->geo, &bmbt_ops, true);
+		break;
+	case PR_BMAP_OUT_OF_ORDER:
+	case PR_BMAP_LEAF_OUT_OF_ORDER:
+		a.s1 = say_recs(c, f);
+		break;
+	case PR_BMAP_KEY_OUT_OF_ORDER:
+		a.field = attr ? "attr" : "data";
+		a.found = daddr_to_fsb(&c->r->fs->geo, f->obj.daddr);
+		break;
+	case PR_BTREE_BAD_KEY:
+		/* in the inode's root (no block): the reference's words */
+		if (f->obj.type == OBJ_BMBT &&
+		    f->obj.daddr == (xfs_daddr_t)-1) {
+			a.field = "bmbt root";
+			a.s1 = attr ? "attr" : "data";
+		}
+		break;
+	case PR_BTREE_BAD_MAGIC:
+	case PR_BTREE_BAD_LEVEL:
+	case PR_BTREE_BAD_OWNER:
+	case PR_BTREE_BAD_BLKNO:
+	case PR_BTREE_BAD_UUID:
+		if (f->obj.type != OBJ_BMBT)
+			break;
+		a.field = bmbt_header_key(f->code);
+		a.s1 = attr ? "attr" : "data";
+		a.v2 = daddr_to_fsb(&c->r->fs->geo, f->obj.daddr);
 		break;
 	case PR_INODE_BAD_UNLINKED:
 		/* no inode at all: the reference would clear the inode */
@@ -603,6 +707,50 @@ static xfs_fsblock_t bmbt_underfull(struct p3ag *c, const struct fs_inode *ip,
 	}
 	c->fl.n = j;
 	return empty;
+}
+
+/* Keep a finding only as a note: in the findings file, not printed. */
+static void note_only(const struct fs_finding *f)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
+
+	a.obj = f->obj;
+	a.field = f->field;
+	a.found = f->found;
+	a.expected = f->expected;
+	a.v2 = f->extra;
+	a.flags = f->flags;
+	rp_note(f->code, &a);
+}
+
+/*
+ * The reference walks a fork's records and bmbt blocks in order and
+ * stops at the first thing it holds against the fork: what we found
+ * after that it never sees, and is kept as a note.  The btree engine's
+ * own order finding about a bmbt leaf's records is a note too: bmap.c
+ * says the same in the reference's terms (which record, which list).
+ */
+static void fork_first_only(struct p3ag *c, bool attr)
+{
+	bool held = false;
+	size_t j = 0;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+
+		if (held || (f->code == PR_BTREE_RECS_OUT_OF_ORDER &&
+			     f->obj.type == OBJ_BMBT)) {
+			note_only(f);
+			continue;
+		}
+		c->fl.v[j++] = *f;
+		/* the verifier's sibling finding: the walk's says it */
+		if (f->code == PR_BTREE_BAD_SIBLING &&
+		    f->obj.type == OBJ_BMBT && !(f->flags & FND_EXPECTED))
+			continue;
+		held = fork_verdict(f, attr) != V_NOTE;
+	}
+	c->fl.n = j;
 }
 
 /* Pass the batched claims to the space map, an AG's run at a time. */
@@ -1174,14 +1322,19 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	extents_init(&ael);
 	memset(c->bmbt_blocks, 0, sizeof(c->bmbt_blocks));
 	c->attr = false;
+	c->ip = &ip;
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
+	fork_first_only(c, false);
 	cut = map_cut(c, &ip, XFS_DATA_FORK);
 	v = flush(c, mode, fork_verdict, false);
 	if (cut)
 		say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
+	/* the reference's walk, and its claims, end at the first bad record */
+	if (del.bad_seen)
+		del.n = del.nbefore_bad;
 	if (v == V_INODE) {
 		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);
@@ -1191,12 +1344,15 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		c->attr = true;
 		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
 			     &c->fl);
-		c->attr = false;
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
+		fork_first_only(c, true);
 		cut = map_cut(c, &ip, XFS_ATTR_FORK);
 		v = flush(c, mode, fork_verdict, true);
+		c->attr = false;
 		if (cut)
 			say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
+		if (ael.bad_seen)
+			ael.n = ael.nbefore_bad;
 		if (v == V_ATTR)
 			attr_bad = attr_map_bad = true;
 	}
@@ -1296,6 +1452,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (c->unlinked_bad)
 		say_cleared(c);		/* said, and kept */
 out:
+	c->ip = NULL;
 	extents_free(&del);
 	extents_free(&ael);
 	inode_release(&ip);

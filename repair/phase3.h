@@ -21,6 +21,9 @@ struct p3ag {
 	bool			attr;		/* fork being mapped */
 	const struct fs_extents	*ael;		/* its attribute fork's map,
 						   while its content is said */
+	const struct fs_inode	*ip;		/* it, while its forks' map
+						   findings are said */
+	char			recs_said[128];	/* two records, as words */
 	uint64_t		bmbt_blocks[2];	/* per fork */
 	bool			count_bad[2];	/* btree fork's counter wrong */
 	bool			unlinked_bad;	/* next_unlinked no inode: the

@@ -60,7 +60,7 @@ case_ INODE_BAD_EXTSIZE  "extent size hint"       -c "path /reg" -c "write core.
 case_ INODE_BAD_LSN      "inode LSN past the log" -c "path /reg" -c "write v3.lsn 0x1fffffff0"
 case_ INODE_BAD_SIZE     "symlink size"           -c "path /lnk" -c "write core.size 2000"
 case_ BMAP_BAD_STARTBLOCK "extent past the end"   -c "path /reg" -c "write u3.bmx[0].startblock 999999999"
-case_ BMAP_OUT_OF_ORDER  "extents out of order"   -c "path /reg" -c "write u3.bmx[1].startoff 0"
+case_ BMAP_LEAF_OUT_OF_ORDER "extents out of order" -c "path /reg" -c "write u3.bmx[1].startoff 0"
 case_ BMAP_BAD_LENGTH    "zero-length extent"     -c "path /reg" -c "write u3.bmx[0].blockcount 0"
 case_ BMAP_COUNT_MISMATCH "btree extent count"    -c "path /frag" -c "write core.nextents 300"
 # the bmap btree of /frag: a root in the inode over leaf blocks
