@@ -695,32 +695,10 @@ static xfs_fsblock_t bmbt_underfull(struct p3ag *c, const struct fs_inode *ip,
 		if (f->found == 0 && idx > 0 && level == 1 &&
 		    empty == NULLFSBLOCK)
 			empty = daddr_to_fsb(g, f->obj.daddr);
-		{
-			struct rp_args a = RP_ARGS_INIT(OBJ_BMBT);
-
-			a.obj = f->obj;
-			a.field = f->field;
-			a.found = f->found;
-			a.expected = f->expected;
-			rp_note(f->code, &a);
-		}
+		rp_note_finding(f);
 	}
 	c->fl.n = j;
 	return empty;
-}
-
-/* Keep a finding only as a note: in the findings file, not printed. */
-static void note_only(const struct fs_finding *f)
-{
-	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
-
-	a.obj = f->obj;
-	a.field = f->field;
-	a.found = f->found;
-	a.expected = f->expected;
-	a.v2 = f->extra;
-	a.flags = f->flags;
-	rp_note(f->code, &a);
 }
 
 /*
@@ -740,7 +718,7 @@ static void fork_first_only(struct p3ag *c, bool attr)
 
 		if (held || (f->code == PR_BTREE_RECS_OUT_OF_ORDER &&
 			     f->obj.type == OBJ_BMBT)) {
-			note_only(f);
+			rp_note_finding(f);
 			continue;
 		}
 		c->fl.v[j++] = *f;
@@ -1037,18 +1015,12 @@ static void keep_notes(struct p3ag *c,
 
 	for (size_t i = 0; i < c->fl.n; i++) {
 		const struct fs_finding *f = &c->fl.v[i];
-		struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
 
 		if (!keep(f, priv)) {
 			c->fl.v[j++] = *f;
 			continue;
 		}
-		a.obj = f->obj;
-		a.found = f->found;
-		a.expected = f->expected;
-		a.field = f->field;
-		a.flags = f->flags;
-		rp_note(f->code, &a);
+		rp_note_finding(f);
 	}
 	c->fl.n = j;
 }

@@ -397,7 +397,7 @@ void rp_note(enum fs_problem code, const struct rp_args *a)
 	log_code(code, a);
 }
 
-void rp_finding(struct rp_out *o, const struct fs_finding *f)
+struct rp_args rp_args_of(const struct fs_finding *f)
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
 
@@ -407,7 +407,21 @@ void rp_finding(struct rp_out *o, const struct fs_finding *f)
 	a.v2 = f->extra;
 	a.field = f->field;
 	a.flags = f->flags;
+	return a;
+}
+
+void rp_finding(struct rp_out *o, const struct fs_finding *f)
+{
+	struct rp_args a = rp_args_of(f);
+
 	rp_say(o, f->code, &a);
+}
+
+void rp_note_finding(const struct fs_finding *f)
+{
+	struct rp_args a = rp_args_of(f);
+
+	rp_note(f->code, &a);
 }
 
 void rp_findings(struct rp_out *o, struct fs_findings *fl)

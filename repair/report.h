@@ -92,6 +92,10 @@ void rp_say(struct rp_out *o, enum fs_problem code, const struct rp_args *a);
 void rp_note(enum fs_problem code, const struct rp_args *a);
 /* A finding of a libfs verifier, through the catalogue. */
 void rp_finding(struct rp_out *o, const struct fs_finding *f);
+/* The same finding kept as a note only (see rp_note). */
+void rp_note_finding(const struct fs_finding *f);
+/* A libfs finding's object, values and field as message arguments. */
+struct rp_args rp_args_of(const struct fs_finding *f);
 /* Every finding of a list (in order), then empty the list. */
 void rp_findings(struct rp_out *o, struct fs_findings *fl);
 
