@@ -414,19 +414,26 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 			BADF(INODE_BAD_FORMAT, "core.format", ip->format);
 		break;
 	default:	/* devices, fifos, sockets */
-		if (ip->format != XFS_DINODE_FMT_DEV)
+		if (ip->format != XFS_DINODE_FMT_DEV) {
 			BADF(INODE_BAD_FORMAT, "core.format", ip->format);
-		else if (ip->size || ip->nextents)
+			break;
+		}
+		if (ip->size)
 			BADF(INODE_BAD_RDEV, "core.size", ip->size);
+		/* a device has no extents: a counter that says so is wrong */
+		if (ip->nextents)
+			BAD(BMAP_COUNT_MISMATCH, "core.nextents", 0,
+			    ip->nextents);
 		break;
 	}
+	/* a negative size says nothing more about the type's rules */
 	if ((int64_t)ip->size < 0)
 		BADF(INODE_BAD_SIZE, "core.size", ip->size);
-	if (type == XFS_S_IFDIR && ip->format == XFS_DINODE_FMT_LOCAL &&
-	    ip->size < XFS_DIR2_SF_HDR_SIZE(0))
+	else if (type == XFS_S_IFDIR && ip->format == XFS_DINODE_FMT_LOCAL &&
+		 ip->size < XFS_DIR2_SF_HDR_SIZE(0))
 		BADF(INODE_BAD_SIZE, "core.size", ip->size);
-	if (type == XFS_S_IFLNK &&
-	    (ip->size == 0 || ip->size > XFS_SYMLINK_MAXLEN))
+	else if (type == XFS_S_IFLNK &&
+		 (ip->size == 0 || ip->size > XFS_SYMLINK_MAXLEN))
 		BADF(INODE_BAD_SIZE, "core.size", ip->size);
 
 	/* attribute fork placement */

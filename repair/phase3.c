@@ -485,6 +485,11 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		a.s1 = attr ? "attr" : "data";
 		a.v2 = daddr_to_fsb(&c->r->fs->geo, f->obj.daddr);
 		break;
+	case PR_INODE_BAD_SIZE:
+		/* the reference's own line for a size below zero */
+		if (field_is(f, "core.size") && (int64_t)f->found < 0)
+			a.field = "negative size";
+		break;
 	case PR_INODE_BAD_UNLINKED:
 		/* no inode at all: the reference would clear the inode */
 		a.field = "bad next_unlinked";
@@ -565,8 +570,10 @@ static enum verdict flush(struct p3ag *c, uint16_t mode,
 		if (v > worst)
 			worst = v;
 		if (f->code == PR_BMAP_COUNT_MISMATCH) {
+			/* said as RP_NEXTENTS, counted */
 			c->count_bad[attr] = true;
 			c->count_found[attr] = f->found;
+			rp_note_finding(f);
 			continue;
 		}
 		if (f->code == PR_INODE_BAD_NBLOCKS)

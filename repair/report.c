@@ -225,8 +225,8 @@ static void sb_num(struct sbuf *b, uint64_t v, char conv)
 	case '#':	/* C's %#x: 0, or hex with 0x */
 		n = snprintf(tmp, sizeof(tmp), "%#" PRIx64, v);
 		break;
-	case 'o':
-		n = snprintf(tmp, sizeof(tmp), "%" PRIo64, v);
+	case 't':	/* a mode's file type bits, as C's %#o */
+		n = snprintf(tmp, sizeof(tmp), "%#" PRIo64, v & 0170000);
 		break;
 	case 'd':
 		n = snprintf(tmp, sizeof(tmp), "%" PRId64, (int64_t)v);

@@ -8,8 +8,9 @@
  * template whose %{name} fields are filled from the finding:
  *
  *   %{ino} %{agno} %{agbno} %{daddr} %{index} %{found} %{expected}
- *   %{v2} %{v3}        numbers, decimal; %{found:x} hex, %{found:o} octal,
- *                      %{found:d} signed, %{found:#} as C's %#x
+ *   %{v2} %{v3}        numbers, decimal; %{found:x} hex, %{found:d} signed,
+ *                      %{found:#} as C's %#x, %{found:b} a signed char
+ *                      in hex, %{found:t} a mode's file type as C's %#o
  *   %{field} %{s1}     strings (the finding's field, a name)
  *   %{fork}            "data" or "attr" from the finding's field
  *

@@ -30,7 +30,9 @@
 #     root directory" in phase 6); a next_unlinked naming no inode; the
 #     reference's first look at a chunk ("bad magic number 0x0 on inode
 #     N", "bad CRC for inode N") before its verdict; a version byte above
-#     0x7f, which it prints sign-extended ("0xffffff83");
+#     0x7f, which it prints sign-extended ("0xffffff83"); a file type out
+#     of range ("bad inode type 0110000"), a size below zero ("bad
+#     (negative) size"), a device's extent counter ("bad nextents");
 #   - the attribute fork's first block refused by the verifier it is read
 #     with ("corrupt block 0 of inode N attribute fork");
 #   - a superblock copy with a bad magic number (the verifier's "Not an
@@ -99,6 +101,9 @@ plain | next_unlinked naming no inode | inode {ino:/file_btree}; fuzz -d next_un
 plain | the root's next_unlinked naming no inode | inode {ino:/}; fuzz -d next_unlinked zeroes
 std | an inode's CRC | inode {ino:/file_btree}; write -c core.gid 5
 std | an inode's version above 0x7f (printed as a signed char) | inode {ino:/file_small}; write -d core.version 0x83 | ^(inode [0-9]+ - extent exceeds max offset|correcting nextents for inode|bad data fork in inode)
+plain | an inode's file type out of range (printed as C's %#o) | inode {ino:/fifo}; fuzz -d core.mode firstbit
+plain | an inode's size below zero | inode {ino:/file_small}; fuzz -d core.size firstbit
+plain | a device inode's extent counter (reset, the inode kept) | inode {ino:/chardev}; fuzz -d core.nextents sub
 plain | attribute leaf (block 0): a name offset past the block | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[0].nameidx lastbit
 plain | attribute leaf (block 0): hashes out of order | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[1].hashval sub
 plain | attribute fork block 0: neither leaf nor node | inode {ino:/attr_leaf}; ablock 0; fuzz -d hdr.info.hdr.magic zeroes
