@@ -207,7 +207,7 @@ frag_image() {
 		rm -f "$_c"/frag-*
 		truncate -s 320m "$_img.tmp" &&
 		"$REF_MKFS" -q -f -b size=1024 -m rmapbt=1,reflink=0 "$_img.tmp" &&
-		mkdir -p "$T/fmnt" && mount -o loop "$_img.tmp" "$T/fmnt" &&
+		mkdir -p "$T/fmnt" && mount -o loop,nouuid "$_img.tmp" "$T/fmnt" &&
 		mkdir "$T/fmnt/d" || return 1
 		i=1
 		while [ $i -le 1400 ]; do

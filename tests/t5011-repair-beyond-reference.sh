@@ -52,7 +52,7 @@ refused() {
 	_n=$1 _what=$2
 	shift 2
 	mkdir -p "$T/mnt"
-	if mount -o loop,ro "$T/$_n.img" "$T/mnt"; then
+	if mount -o loop,ro,nouuid "$T/$_n.img" "$T/mnt"; then
 		if M=$T/mnt eval "$*" > /dev/null 2> "$T/kernel.err"; then
 			not_ok "$_n: the kernel refuses $_what"
 		else
@@ -110,7 +110,7 @@ dbval() {
 # write_fails NAME: writing a file of 4 MiB into the root directory (in
 # AG 0) fails, the kernel refusing a block it needs to allocate
 write_fails() {
-	if ! mount -o loop "$T/$1.img" "$T/mnt"; then
+	if ! mount -o loop,nouuid "$T/$1.img" "$T/mnt"; then
 		not_ok "$1: the kernel refuses to allocate (mount failed)"
 		return
 	fi
@@ -127,7 +127,7 @@ write_fails() {
 # fsmap_says IMG LOW HIGH OWNER: the kernel's GETFSMAP gives AG 0's
 # 512-byte blocks LOW..HIGH to OWNER ("free space", "inode btree", ...)
 fsmap_says() {
-	mount -o loop,ro "$1" "$T/mnt" || return 1
+	mount -o loop,ro,nouuid "$1" "$T/mnt" || return 1
 	/usr/sbin/xfs_io -c "fsmap -d $2 $3" "$T/mnt" > "$T/fsmap.out"
 	umount "$T/mnt"
 	grep -qF "[$2..$3]: $4" "$T/fsmap.out"
@@ -170,7 +170,7 @@ shut_down() {
 # fragment NAME: fill AG 0 with 4 KiB files and free every other one;
 # 0: done, 1: the filesystem shut down, 2: no mount
 fragment() {
-	mount -o loop "$T/$1.img" "$T/mnt" || return 2
+	mount -o loop,nouuid "$T/$1.img" "$T/mnt" || return 2
 	mkdir "$T/mnt/frag"
 	_i=1
 	while [ $_i -le 1400 ]; do
@@ -235,7 +235,7 @@ compare sib_leaf BTREE_BAD_SIBLING
 # churn NAME: write files of growing sizes and free them all; 0: done,
 # 1: the filesystem shut down, 2: no mount
 churn() {
-	mount -o loop "$T/$1.img" "$T/mnt" || return 2
+	mount -o loop,nouuid "$T/$1.img" "$T/mnt" || return 2
 	_i=1
 	while [ $_i -le 40 ]; do
 		head -c $((_i * 8192)) /dev/zero > "$T/mnt/w$_i" 2> /dev/null
@@ -280,7 +280,7 @@ mounted() {
 	_img=$T/$1.img
 	shift
 	: > "$T/cmd.out"
-	mount -o loop "$_img" "$m" 2> "$T/mount.err" || return 99
+	mount -o loop,nouuid "$_img" "$m" 2> "$T/mount.err" || return 99
 	"$@" > "$T/cmd.out" 2>&1
 	_rc=$?
 	umount "$m"

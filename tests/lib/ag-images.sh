@@ -101,7 +101,7 @@ _ag_build_deep() {
 	"$REF_MKFS" -q -f -b size=1024 -m rmapbt=1,reflink=1 -d agcount=2 \
 		"$_b.tmp" || return 1
 	mkdir -p "$_mnt"
-	mount -o loop "$_b.tmp" "$_mnt" || return 1
+	mount -o loop,nouuid "$_b.tmp" "$_mnt" || return 1
 	if ! _ag_populate "$_mnt"; then
 		umount "$_mnt"
 		return 1

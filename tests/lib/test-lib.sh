@@ -176,7 +176,7 @@ mount_img() {
 	_img=$1 _dir=$2
 	shift 2
 	mkdir -p "$_dir"
-	mount -o loop${1:+,$1} "$_img" "$_dir" || return 1
+	mount -o loop,nouuid${1:+,$1} "$_img" "$_dir" || return 1
 	_mounts="$_dir $_mounts"
 }
 
