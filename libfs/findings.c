@@ -88,6 +88,18 @@ void findings_clear(struct fs_findings *fl)
 	pthread_mutex_unlock(&fl->lock);
 }
 
+void findings_truncate(struct fs_findings *fl, size_t n)
+{
+	pthread_mutex_lock(&fl->lock);
+	if (n < fl->n)
+		fl->n = n;
+	fl->nerrors = 0;
+	for (size_t i = 0; i < fl->n; i++)
+		if (problem_info(fl->v[i].code)->sev == SEV_ERROR)
+			fl->nerrors++;
+	pthread_mutex_unlock(&fl->lock);
+}
+
 static void findings_push(struct fs_findings *fl, const struct fs_finding *f)
 {
 	size_t limit = fl->limit ? fl->limit : FINDINGS_DEFAULT_LIMIT;

@@ -106,6 +106,11 @@ struct fs_findings {
 void findings_init(struct fs_findings *fl);
 void findings_free(struct fs_findings *fl);
 void findings_clear(struct fs_findings *fl);
+/*
+ * Keep only the first n findings (a caller that compacts the list in
+ * place says how many it kept); the error count follows.
+ */
+void findings_truncate(struct fs_findings *fl, size_t n);
 /* Append a copy of a finding (as made, with its flags). */
 void findings_add(struct fs_findings *fl, const struct fs_finding *f);
 /* Move every finding of src to the end of dst. */

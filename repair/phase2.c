@@ -658,7 +658,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		}
 		fl->v[j++] = *f;
 	}
-	fl->n = j;
+	findings_truncate(fl, j);
 	for (size_t i = 0; i < fl->n; i++)
 		say_ag_finding(r, agno, o, fl, i);
 	findings_clear(fl);

@@ -704,7 +704,7 @@ static xfs_fsblock_t bmbt_underfull(struct p3ag *c, const struct fs_inode *ip,
 			empty = daddr_to_fsb(g, f->obj.daddr);
 		rp_note_finding(f);
 	}
-	c->fl.n = j;
+	findings_truncate(&c->fl, j);
 	return empty;
 }
 
@@ -735,7 +735,7 @@ static void fork_first_only(struct p3ag *c, bool attr)
 			continue;
 		held = fork_verdict(f, attr) != V_NOTE;
 	}
-	c->fl.n = j;
+	findings_truncate(&c->fl, j);
 }
 
 /* Pass the batched claims to the space map, an AG's run at a time. */
@@ -820,6 +820,8 @@ static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
 	struct dir_ctx *d = priv;
 	struct im_dir *h = &d->c->dhdr;
 
+	if (ftype >= XFS_DIR3_FT_MAX)
+		ftype = XFS_DIR3_FT_UNKNOWN;	/* see ftype_out_of_range */
 	if (namelen == 1 && name[0] == '.' && ino == d->dir) {
 		h->dot_ftype = (uint8_t)ftype;
 		return 0;
@@ -947,7 +949,6 @@ static bool dir_verifier_code(enum fs_problem code, bool block_form)
 	case PR_DIR_BAD_TAG:
 	case PR_DIR_BAD_NAMELEN:
 	case PR_DIR_BAD_INO:
-	case PR_DIR_BAD_FTYPE:
 	case PR_DIR_BAD_FREE:
 	case PR_DIR_BAD_BESTFREE:
 		return true;
@@ -1029,7 +1030,7 @@ static void keep_notes(struct p3ag *c,
 		}
 		rp_note_finding(f);
 	}
-	c->fl.n = j;
+	findings_truncate(&c->fl, j);
 }
 
 /* What the findings say of one block of the leaf or free space. */
@@ -1499,6 +1500,17 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 	return rebuild;
 }
 
+/*
+ * An entry's file type past the last the format knows: the kernel and the
+ * reference read it as unknown (0), which phase 6 holds against the inode
+ * it names ("would fix ftype mismatch (0/N)"); the block is not damaged.
+ */
+static bool ftype_out_of_range(const struct fs_finding *f, void *priv)
+{
+	(void)priv;
+	return f->code == PR_DIR_BAD_FTYPE;
+}
+
 enum dir_verdict {
 	DV_KEEP,	/* kept (rebuilt if damaged) */
 	DV_CLEAR,	/* cleared: "would have cleared inode" */
@@ -1566,6 +1578,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		return DV_CLEAR;
 	}
 	dir_check(fs, ip, del, dir_entry, &d, &c->fl);
+	keep_notes(c, ftype_out_of_range, NULL);
 	if (ip->format == XFS_DINODE_FMT_LOCAL) {
 		/* its parent is in the header: no "." and no type of ".." */
 		c->dhdr.dot_ftype = IM_FT_NONE;
@@ -1608,7 +1621,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		st->verifier |= dir_verifier_code(f->code, block_form);
 		st->breaks |= dir_scan_breaks(f);
 	}
-	c->fl.n = j;
+	findings_truncate(&c->fl, j);
 	flush(c, ip->mode, NULL, false);
 
 	for (unsigned i = 0; i < bl.n; i++) {
@@ -1752,7 +1765,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		for (size_t i = 0; i < c->fl.n; i++)
 			if (c->fl.v[i].code != PR_NONE)
 				c->fl.v[j++] = c->fl.v[i];
-		c->fl.n = j;
+		findings_truncate(&c->fl, j);
 	}
 	for (size_t i = 0; i < c->fl.n; i++) {
 		if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)

@@ -33,6 +33,8 @@
 #     0x7f, which it prints sign-extended ("0xffffff83"); a file type out
 #     of range ("bad inode type 0110000"), a size below zero ("bad
 #     (negative) size"), a device's extent counter ("bad nextents");
+#   - a directory entry's file type past the last one, which the reference
+#     reads as unknown ("would fix ftype mismatch (0/1)") in every form;
 #   - the attribute fork's first block refused by the verifier it is read
 #     with ("corrupt block 0 of inode N attribute fork");
 #   - a superblock copy with a bad magic number (the verifier's "Not an
@@ -104,6 +106,9 @@ std | an inode's version above 0x7f (printed as a signed char) | inode {ino:/fil
 plain | an inode's file type out of range (printed as C's %#o) | inode {ino:/fifo}; fuzz -d core.mode firstbit
 plain | an inode's size below zero | inode {ino:/file_small}; fuzz -d core.size firstbit
 plain | a device inode's extent counter (reset, the inode kept) | inode {ino:/chardev}; fuzz -d core.nextents sub
+plain | a block directory entry's file type past the last (read as 0) | inode {ino:/dir_block}; dblock 0; fuzz -d bu[1].filetype middlebit
+plain | a leaf directory data entry's file type past the last | inode {ino:/dir_leaf}; dblock 0; fuzz -d du[0].filetype firstbit
+plain | a short-form entry's file type past the last | inode {ino:/dir_sf}; write -d u3.sfdir3.list[0].filetype 99
 plain | attribute leaf (block 0): a name offset past the block | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[0].nameidx lastbit
 plain | attribute leaf (block 0): hashes out of order | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[1].hashval sub
 plain | attribute fork block 0: neither leaf nor node | inode {ino:/attr_leaf}; ablock 0; fuzz -d hdr.info.hdr.magic zeroes
