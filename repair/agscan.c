@@ -50,29 +50,64 @@ static int tree_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
 	return 0;
 }
 
+/* A block a record may name: past the AG headers, inside the AG. */
+static bool agbno_ok(const struct scan *s, uint32_t agbno)
+{
+	return agbno >= ag_first_block(&s->r->fs->geo) && agbno < s->aglen;
+}
+
+/*
+ * Does the reference take this free space record?  Not when its first
+ * or last block is outside the AG or in its headers, or it is empty; its
+ * end is computed in 32 bits (struct xfs_alloc_rec), wrapping as it may.
+ * A record it takes marks its blocks free only when the end lies past
+ * the start.
+ */
+static bool free_rec_taken(const struct scan *s, uint32_t start, uint32_t len,
+			   bool *marks)
+{
+	uint32_t end = start + len;
+
+	*marks = end > start;
+	return len && agbno_ok(s, start) && agbno_ok(s, end - 1);
+}
+
 static int free_rec(struct btree_walk *w, const void *rec, void *priv)
 {
 	const struct xfs_alloc_rec *a = rec;
+	struct scan *s = priv;
+	uint32_t start = get_be32(a->ar_startblock);
+	uint32_t len = get_be32(a->ar_blockcount);
+	bool marks;
 
 	(void)w;
-	claim(priv, get_be32(a->ar_startblock), get_be32(a->ar_blockcount),
-	      SM_OWN_FREE, 0);
+	claim(s, start, len, SM_OWN_FREE, 0);
+	if (free_rec_taken(s, start, len, &marks) && marks)
+		sm_list_add(&s->r->ags[s->agno].free_bno, start, len, 0, 0);
 	return 0;
 }
 
 /*
  * The cntbt's records are free space too (a block either tree lists is
- * not "unknown"; the trees' disagreement is ag_check's finding), and it is
- * from them that the reference counts the AG's free blocks.
+ * not "unknown"; the trees' disagreement is said in phase 4), and it is
+ * from the records of it the reference takes that it counts the AG's
+ * free blocks and longest extent.
  */
 static int cnt_rec(struct btree_walk *w, const void *rec, void *priv)
 {
 	const struct xfs_alloc_rec *a = rec;
 	struct scan *s = priv;
 	struct rp_ag *ag = &s->r->ags[s->agno];
+	uint32_t start = get_be32(a->ar_startblock);
 	uint32_t len = get_be32(a->ar_blockcount);
+	bool marks;
 
-	free_rec(w, rec, priv);
+	(void)w;
+	claim(s, start, len, SM_OWN_FREE, 0);
+	if (!free_rec_taken(s, start, len, &marks))
+		return 0;
+	if (marks)
+		sm_list_add(&ag->free_cnt, start, len, 0, 0);
 	ag->cnt_free += len;
 	if (len > ag->cnt_longest)
 		ag->cnt_longest = len;
@@ -178,8 +213,9 @@ static int agfl_block(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
 	return 0;
 }
 
-static void walk(struct scan *s, const struct btree_root *root,
-		 uint64_t owner, btree_rec_fn rec_fn, bool *walked)
+/* Returns the blocks of the tree walked other than its root. */
+static uint64_t walk(struct scan *s, const struct btree_root *root,
+		     uint64_t owner, btree_rec_fn rec_fn, bool *walked)
 {
 	struct btree_stats st;
 
@@ -189,6 +225,7 @@ static void walk(struct scan *s, const struct btree_root *root,
 	/* a root the walk could not use is still the tree's block */
 	if (!st.nblocks)
 		claim(s, root->root, 1, owner, 0);
+	return st.nblocks ? st.nblocks - 1 : 0;
 }
 
 void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
@@ -218,14 +255,25 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 
 	if (ag->sum.agf_ok && !ag_read_agf(fs, agno, NULL, &bp, &agf)) {
 		buf_release(bp);
+		ag->agf_read = true;
+		ag->agf_freeblks = agf.freeblks;
+		ag->agf_longest = agf.longest;
+		ag->agf_btreeblks = agf.btreeblks;
+		/*
+		 * The blocks other than the roots of these three trees are
+		 * free space to the reference (a full filesystem frees them)
+		 * and its count of the AGF's btreeblks.
+		 */
 		agf_btree_root(&agf, agno, BT_BNO, &root);
-		walk(&s, &root, XFS_RMAP_OWN_AG, free_rec, &ag->bno_walked);
+		ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG, free_rec,
+					   &ag->bno_walked);
 		agf_btree_root(&agf, agno, BT_CNT, &root);
-		walk(&s, &root, XFS_RMAP_OWN_AG, cnt_rec, &ag->cnt_walked);
+		ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG, cnt_rec,
+					   &ag->cnt_walked);
 		if (g->has_rmapbt) {
 			agf_btree_root(&agf, agno, BT_RMAP, &root);
-			walk(&s, &root, XFS_RMAP_OWN_AG, rmap_rec,
-			     &ag->rmap_walked);
+			ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG,
+						   rmap_rec, &ag->rmap_walked);
 		}
 		if (g->has_reflink) {
 			agf_btree_root(&agf, agno, BT_REFC, &root);

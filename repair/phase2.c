@@ -518,68 +518,6 @@ static void check_fino_freecount(struct repair *r, xfs_agnumber_t agno,
 	rp_say(o, PR_RP_AGI_FREECOUNT_FINO, &a);
 }
 
-struct fsrun {
-	uint64_t	pos;
-	int		delta;		/* +-1 */
-	int		side;		/* 0: bnobt only, 1: cntbt only */
-};
-
-static int fsrun_cmp(const void *pa, const void *pb)
-{
-	const struct fsrun *a = pa, *b = pb;
-
-	if (a->pos != b->pos)
-		return a->pos < b->pos ? -1 : 1;
-	return a->delta - b->delta;	/* ends before starts */
-}
-
-/*
- * The free extents only one of the free space btrees lists, as the
- * reference says them: the blocks one tree says are free that the other
- * does not, in maximal runs.  (ag_check gives the extents of each tree
- * that the other lacks; an extent one tree splits differently shares
- * blocks with one of the other's and is not reported for those.)
- */
-static void report_free_runs(struct rp_out *o, xfs_agnumber_t agno,
-			     const struct fsrun *v, size_t n)
-{
-	struct fsrun *ev = malloc(n * sizeof(*ev));
-	int count[2] = { 0, 0 };
-	uint64_t start = 0;
-	bool open = false;
-	int side = 0;
-
-	if (!ev)
-		return;
-	memcpy(ev, v, n * sizeof(*ev));
-	qsort(ev, n, sizeof(*ev), fsrun_cmp);
-	for (size_t i = 0; i < n;) {
-		uint64_t pos = ev[i].pos;
-		bool now;
-		int nside;
-
-		for (; i < n && ev[i].pos == pos; i++)
-			count[ev[i].side] += ev[i].delta;
-		now = (count[0] > 0) != (count[1] > 0);
-		nside = count[1] > 0;
-		if (open && (!now || nside != side) && pos > start) {
-			struct rp_args a = RP_ARGS_INIT(OBJ_CNTBT);
-
-			a.obj.agno = agno;
-			a.expected = start;
-			a.found = pos - 1;
-			rp_say(o, side ? PR_CNTBT_EXTRA_EXTENT :
-			       PR_CNTBT_MISSING_EXTENT, &a);
-		}
-		if (now && (!open || nside != side)) {
-			start = pos;
-			side = nside;
-		}
-		open = now;
-	}
-	free(ev);
-}
-
 /*
  * The reference words a refcount record's count three ways, by what the
  * count says of the record (messages.def keys them by these fields): a
@@ -596,21 +534,114 @@ static const char *refc_count_field(const struct fs_finding *f)
 }
 
 /*
+ * Did our walk of one AG btree take the records the reference's takes,
+ * no more, no fewer?  It did where every block it passed over is one the
+ * reference reads no records from either: a root the AGF puts outside
+ * the AG or at a height no tree has, a block of another kind (magic), a
+ * block whose level its read verifier refuses, a leaf where the AGF or
+ * the parent promised a node (the reference takes its records for
+ * pointers and gives up at the first bad one).  Not where a block holds
+ * more records than fit (the reference reads as many as fit), where a
+ * level is merely other than expected (it reads the block as the level
+ * it expected), or a pointer is bad or a block unreadable (it stops
+ * where we go on).  ag_check() walked the same tree; its findings say.
+ */
+static bool walk_as_reference(const struct fs_geom *g, enum fs_objtype t,
+			      const struct fs_findings *fl)
+{
+	const struct btree_ops *ops;
+	unsigned maxl;
+
+	bt_name(t, &ops);
+	maxl = btree_maxlevels(g, ops);
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if (f->obj.type != t)
+			continue;
+		switch (f->code) {
+		case PR_BTREE_BAD_NUMRECS:
+			if (f->found > f->expected)
+				return false;
+			break;
+		case PR_BTREE_BAD_LEVEL:
+			if (f->found < maxl &&
+			    !(f->found == 0 && f->expected != 0))
+				return false;
+			break;
+		case PR_BTREE_BAD_PTR:
+		case PR_BTREE_UNREADABLE:
+			return false;
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+/* Can the AGF's btreeblks be counted as the reference counts it? */
+static bool btreeblks_as_reference(const struct repair *r,
+				   const struct rp_ag *ag)
+{
+	return ag->bno_as_ref && ag->cnt_as_ref &&
+	       (!r->fs->geo.has_rmapbt || ag->rmap_as_ref);
+}
+
+/*
+ * The AGF's free space totals against what the reference counts: the
+ * free blocks and longest extent of the cntbt records it takes, the
+ * blocks other than the roots of the bno, cnt and rmap btrees.  Said
+ * only for trees walked as it walks them (walk_as_reference); for the
+ * others ag_check()'s findings stand.
+ */
+static void check_free_counts(struct repair *r, xfs_agnumber_t agno,
+			      struct rp_out *o)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct rp_args a = RP_ARGS_INIT(OBJ_AGF);
+
+	if (ag->hdr_bad || !ag->agf_read)
+		return;
+	a.obj.agno = agno;
+	a.obj.daddr = ag_sector_daddr(&r->fs->geo, agno, XFS_AGF_SECTOR);
+	if (ag->cnt_as_ref && ag->agf_freeblks != ag->cnt_free) {
+		a.field = "freeblks";
+		a.found = ag->agf_freeblks;
+		a.expected = ag->cnt_free;
+		rp_say(o, PR_AGF_FREEBLKS_MISMATCH, &a);
+	}
+	if (ag->cnt_as_ref && ag->agf_longest != ag->cnt_longest) {
+		a.field = "longest";
+		a.found = ag->agf_longest;
+		a.expected = ag->cnt_longest;
+		rp_say(o, PR_AGF_LONGEST_MISMATCH, &a);
+	}
+	if (btreeblks_as_reference(r, ag) &&
+	    ag->agf_btreeblks != ag->nonroot_blocks) {
+		a.field = "btreeblks";
+		a.found = ag->agf_btreeblks;
+		a.expected = ag->nonroot_blocks;
+		rp_say(o, PR_AGF_BTREEBLKS_MISMATCH, &a);
+	}
+	ag->free_compare = ag->bno_as_ref && ag->cnt_as_ref;
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
  * inode chunks that no inobt record explains wait for discovery; its
  * other AG metadata that no structure explains waits for phase 5, which
  * says blocks nothing owns as the reference does ("unknown block
- * state"); free extents seen by one btree only are said as runs of
- * blocks.
+ * state"); the AGF's free space totals are counted the reference's way
+ * (check_free_counts) where the trees allow; free extents seen by one
+ * btree only are said in phase 4, as runs of blocks.
  */
 static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			  struct rp_out *o, struct fs_findings *fl)
 {
 	struct rp_ag *ag = &r->ags[agno];
-	struct fsrun *runs = NULL;
-	size_t nruns = 0, j = 0;
+	size_t j = 0;
 
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
@@ -633,28 +664,23 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		} else if (f->code == PR_AG_RMAP_STALE) {
 			findings_add(&ag->stale_rmaps, f);
 			continue;
+		} else if ((f->code == PR_AGF_FREEBLKS_MISMATCH ||
+			    f->code == PR_AGF_LONGEST_MISMATCH) &&
+			   ag->cnt_as_ref) {
+			continue;	/* check_free_counts() counts these */
 		} else if ((f->code == PR_AGF_FREEBLKS_MISMATCH &&
 			    ag->cnt_walked && f->found == ag->cnt_free) ||
 			   (f->code == PR_AGF_LONGEST_MISMATCH &&
 			    ag->cnt_walked && f->found == ag->cnt_longest)) {
 			continue;	/* the cntbt agrees: counted as the reference */
+		} else if (f->code == PR_AGF_BTREEBLKS_MISMATCH &&
+			   btreeblks_as_reference(r, ag)) {
+			continue;	/* check_free_counts() counts it */
 		} else if (f->code == PR_REFC_BAD_REFCOUNT) {
 			f->field = refc_count_field(f);
 		} else if (f->code == PR_CNTBT_MISSING_EXTENT ||
 			   f->code == PR_CNTBT_EXTRA_EXTENT) {
-			struct fsrun *nv = realloc(runs,
-					(nruns + 2) * sizeof(*nv));
-			int side = f->code == PR_CNTBT_EXTRA_EXTENT;
-
-			if (nv)
-				runs = nv;
-			if (nv && f->found) {
-				runs[nruns++] = (struct fsrun){ f->expected, 1,
-								side };
-				runs[nruns++] = (struct fsrun){
-					f->expected + f->found, -1, side };
-			}
-			continue;
+			continue;	/* phase 4's, from the records taken */
 		}
 		fl->v[j++] = *f;
 	}
@@ -662,9 +688,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	for (size_t i = 0; i < fl->n; i++)
 		say_ag_finding(r, agno, o, fl, i);
 	findings_clear(fl);
-	if (nruns)
-		report_free_runs(o, agno, runs, nruns);
-	free(runs);
+	check_free_counts(r, agno, o);
 }
 
 static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
@@ -683,6 +707,9 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
+	ag->bno_as_ref = walk_as_reference(&r->fs->geo, OBJ_BNOBT, &fl);
+	ag->cnt_as_ref = walk_as_reference(&r->fs->geo, OBJ_CNTBT, &fl);
+	ag->rmap_as_ref = walk_as_reference(&r->fs->geo, OBJ_RMAPBT, &fl);
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);
@@ -732,10 +759,12 @@ static void check_counters(struct repair *r)
 			icount += s->icount;
 			ifree += s->ifree;
 		}
+		/* the reference's: free extents, AGFL, btree blocks that
+		   are not roots (check_free_counts) */
 		if (s->agf_ok)
 			fdblocks += (r->ags[agno].cnt_walked ?
 				     r->ags[agno].cnt_free : s->freeblks) +
-				    s->flcount + s->btreeblks;
+				    s->flcount + r->ags[agno].nonroot_blocks;
 	}
 	a.obj.agno = 0;
 	if (sb->icount != icount) {
@@ -850,6 +879,8 @@ void phase2(struct repair *r)
 		memset(r->ags[i].unlinked, 0xff, sizeof(r->ags[i].unlinked));
 		findings_init(&r->ags[i].deferred);
 		findings_init(&r->ags[i].stale_rmaps);
+		sm_list_init(&r->ags[i].free_bno);
+		sm_list_init(&r->ags[i].free_cnt);
 		sm_list_init(&r->ags[i].disk_rmaps);
 		sm_refc_init(&r->ags[i].disk_refcs);
 	}
