@@ -579,6 +579,92 @@ static bool walk_as_reference(const struct fs_geom *g, enum fs_objtype t,
 	return true;
 }
 
+/*
+ * A free space btree root read at the height the AGF gives, where that
+ * is not the root's own, in the reference's words: it reads the root as
+ * a block of level AGF levels - 1 (a signed number: levels 0 gives -1).
+ * ag_check() has said "expected level" where the AGF's levels are
+ * plausible (its walk visited the root); where they are not, it is said
+ * here.  A root its verifier refuses ends there; a leaf read as a node
+ * has its record count held against a node's bounds ("bad btree nrecs"),
+ * then its first pointer the AG does not hold ends it ("bad btree
+ * pointer").  A node read as a leaf, or a leaf whose pointers lead on,
+ * is not followed (walk_as_reference() holds back the counts there).
+ */
+static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
+				  struct rp_out *o, enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	const struct btree_ops *ops;
+	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
+	struct fs_buf *bp;
+	struct fs_agf agf;
+	const uint8_t *d;
+	int64_t want;
+	unsigned level, numrecs, maxr, maxl;
+	bool levels_ok, corrupt;
+
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, type, &root);
+	ops = root.ops;
+	maxl = btree_maxlevels(g, ops);
+	if (!ag_extent_ok(g, agno, root.root, 1))
+		return;
+	levels_ok = root.levels >= 1 && root.levels <= maxl;
+	want = (int64_t)(int32_t)root.levels - 1;
+	if (fs_read_agblocks(r->fs, agno, root.root, 1, ops->buf_ops, NULL,
+			     &bp))
+		return;
+	d = bp->data;
+	corrupt = buf_corrupt(bp);
+	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock,
+					       bb_numrecs));
+	if (load_be32(d) != ops->magic || level == want) {
+		buf_release(bp);
+		return;
+	}
+	a.obj = OBJREF_INIT(ops->objtype);
+	a.obj.agno = agno;
+	a.agbno = root.root;
+	a.s1 = type == BT_BNO ? "btbno" : "btcnt";
+	if (!levels_ok) {
+		a.field = "ag level";
+		a.expected = (uint64_t)want;
+		a.found = level;
+		rp_say(o, PR_BTREE_BAD_LEVEL, &a);
+	}
+	if (corrupt || want == 0 || level != 0) {
+		buf_release(bp);
+		return;
+	}
+	maxr = btree_maxrecs(g, ops, false);
+	a.field = "ag numrecs";
+	a.found = numrecs;
+	a.v2 = btree_minrecs(g, ops, false);
+	a.v3 = maxr;
+	rp_say(o, PR_BTREE_BAD_NUMRECS, &a);
+	if (numrecs > maxr)
+		numrecs = maxr;
+	for (unsigned i = 0; i < numrecs; i++) {
+		const uint8_t *pp = d + btree_hdr_len(ops) +
+				    (size_t)maxr * ops->key_len + (size_t)i * 4;
+		uint32_t ptr = load_be32(pp);
+
+		if (ag_extent_ok(g, agno, ptr, 1))
+			break;	/* (the reference reads on: not followed) */
+		a.field = NULL;
+		a.s1 = type == BT_BNO ? "bno" : "cnt";
+		a.found = ptr;
+		rp_say(o, PR_RP_BT_BAD_PTR, &a);
+		break;
+	}
+	buf_release(bp);
+}
+
 /* Can the AGF's btreeblks be counted as the reference counts it? */
 static bool btreeblks_as_reference(const struct repair *r,
 				   const struct rp_ag *ag)
@@ -688,6 +774,10 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	for (size_t i = 0; i < fl->n; i++)
 		say_ag_finding(r, agno, o, fl, i);
 	findings_clear(fl);
+	if (!ag->hdr_bad && ag->agf_read) {
+		say_root_at_agf_level(r, agno, o, BT_BNO);
+		say_root_at_agf_level(r, agno, o, BT_CNT);
+	}
 	check_free_counts(r, agno, o);
 }
 
