@@ -665,6 +665,41 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
 	buf_release(bp);
 }
 
+/*
+ * Does the reference take the free space root the AGF names as the
+ * tree's block, where our walk may not have (a root at a height other
+ * than the AGF's)?  It does for a block of the right kind, unless its
+ * verifier refuses the block and its level is not the one expected.
+ * Returns the root's block, or NULLAGBLOCK.
+ */
+static xfs_agblock_t root_taken(struct repair *r, xfs_agnumber_t agno,
+				enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+	xfs_agblock_t ret = NULLAGBLOCK;
+	int64_t want;
+
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return NULLAGBLOCK;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, type, &root);
+	if (!ag_extent_ok(g, agno, root.root, 1) ||
+	    fs_read_agblocks(r->fs, agno, root.root, 1, root.ops->buf_ops,
+			     NULL, &bp))
+		return NULLAGBLOCK;
+	want = (int64_t)(int32_t)root.levels - 1;
+	if (load_be32(bp->data) == root.ops->magic &&
+	    (!buf_corrupt(bp) ||
+	     load_be16((const uint8_t *)bp->data +
+		       offsetof(struct xfs_btree_sblock, bb_level)) == want))
+		ret = root.root;
+	buf_release(bp);
+	return ret;
+}
+
 /* Can the AGF's btreeblks be counted as the reference counts it? */
 static bool btreeblks_as_reference(const struct repair *r,
 				   const struct rp_ag *ag)
@@ -727,7 +762,13 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			  struct rp_out *o, struct fs_findings *fl)
 {
 	struct rp_ag *ag = &r->ags[agno];
+	xfs_agblock_t roots[2] = { NULLAGBLOCK, NULLAGBLOCK };
 	size_t j = 0;
+
+	if (r->fs->geo.has_rmapbt && !ag->hdr_bad && ag->agf_read) {
+		roots[0] = root_taken(r, agno, BT_BNO);
+		roots[1] = root_taken(r, agno, BT_CNT);
+	}
 
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
@@ -748,6 +789,9 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			findings_add(&ag->deferred, f);
 			continue;
 		} else if (f->code == PR_AG_RMAP_STALE) {
+			/* a root the reference takes though we did not */
+			if (f->found == roots[0] || f->found == roots[1])
+				continue;
 			findings_add(&ag->stale_rmaps, f);
 			continue;
 		} else if ((f->code == PR_AGF_FREEBLKS_MISMATCH ||
