@@ -58,18 +58,14 @@ static bool agbno_ok(const struct scan *s, uint32_t agbno)
 
 /*
  * Does the reference take this free space record?  Not when its first
- * or last block is outside the AG or in its headers, or it is empty; its
- * end is computed in 32 bits (struct xfs_alloc_rec), wrapping as it may.
- * A record it takes marks its blocks free only when the end lies past
- * the start.
+ * or last block is outside the AG or in its headers, or it is empty or
+ * wraps (its end computed in 32 bits, as struct xfs_alloc_rec's fields).
  */
-static bool free_rec_taken(const struct scan *s, uint32_t start, uint32_t len,
-			   bool *marks)
+static bool free_rec_taken(const struct scan *s, uint32_t start, uint32_t len)
 {
 	uint32_t end = start + len;
 
-	*marks = end > start;
-	return len && agbno_ok(s, start) && agbno_ok(s, end - 1);
+	return len && end > start && agbno_ok(s, start) && agbno_ok(s, end - 1);
 }
 
 static int free_rec(struct btree_walk *w, const void *rec, void *priv)
@@ -78,11 +74,10 @@ static int free_rec(struct btree_walk *w, const void *rec, void *priv)
 	struct scan *s = priv;
 	uint32_t start = get_be32(a->ar_startblock);
 	uint32_t len = get_be32(a->ar_blockcount);
-	bool marks;
 
 	(void)w;
 	claim(s, start, len, SM_OWN_FREE, 0);
-	if (free_rec_taken(s, start, len, &marks) && marks)
+	if (free_rec_taken(s, start, len))
 		sm_list_add(&s->r->ags[s->agno].free_bno, start, len, 0, 0);
 	return 0;
 }
@@ -100,14 +95,12 @@ static int cnt_rec(struct btree_walk *w, const void *rec, void *priv)
 	struct rp_ag *ag = &s->r->ags[s->agno];
 	uint32_t start = get_be32(a->ar_startblock);
 	uint32_t len = get_be32(a->ar_blockcount);
-	bool marks;
 
 	(void)w;
 	claim(s, start, len, SM_OWN_FREE, 0);
-	if (!free_rec_taken(s, start, len, &marks))
+	if (!free_rec_taken(s, start, len))
 		return 0;
-	if (marks)
-		sm_list_add(&ag->free_cnt, start, len, 0, 0);
+	sm_list_add(&ag->free_cnt, start, len, 0, 0);
 	ag->cnt_free += len;
 	if (len > ag->cnt_longest)
 		ag->cnt_longest = len;

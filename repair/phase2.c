@@ -670,10 +670,10 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
  * tree's block, where our walk may not have (a root at a height other
  * than the AGF's)?  It does for a block of the right kind, unless its
  * verifier refuses the block and its level is not the one expected.
- * Returns the root's block, or NULLAGBLOCK.
+ * Returns the root's block, or NULLAGBLOCK; *level is the root's own.
  */
 static xfs_agblock_t root_taken(struct repair *r, xfs_agnumber_t agno,
-				enum btree_type type)
+				enum btree_type type, unsigned *level)
 {
 	const struct fs_geom *g = &r->fs->geo;
 	struct btree_root root;
@@ -682,6 +682,7 @@ static xfs_agblock_t root_taken(struct repair *r, xfs_agnumber_t agno,
 	xfs_agblock_t ret = NULLAGBLOCK;
 	int64_t want;
 
+	*level = 0;
 	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
 		return NULLAGBLOCK;
 	buf_release(bp);
@@ -691,13 +692,34 @@ static xfs_agblock_t root_taken(struct repair *r, xfs_agnumber_t agno,
 			     NULL, &bp))
 		return NULLAGBLOCK;
 	want = (int64_t)(int32_t)root.levels - 1;
+	*level = load_be16((const uint8_t *)bp->data +
+			   offsetof(struct xfs_btree_sblock, bb_level));
 	if (load_be32(bp->data) == root.ops->magic &&
-	    (!buf_corrupt(bp) ||
-	     load_be16((const uint8_t *)bp->data +
-		       offsetof(struct xfs_btree_sblock, bb_level)) == want))
+	    (!buf_corrupt(bp) || *level == want))
 		ret = root.root;
 	buf_release(bp);
 	return ret;
+}
+
+/*
+ * walk_as_reference(), and where our walk did not take the tree's root:
+ * that the reference takes nothing of the tree either.  It takes no
+ * record of a root it reads at another height, but a node's children
+ * it reads (and counts as btree blocks) before it finds their level
+ * wrong.
+ */
+static bool tree_as_reference(struct repair *r, xfs_agnumber_t agno,
+			      enum btree_type type, enum fs_objtype t,
+			      const struct btree_stats *st,
+			      const struct fs_findings *fl)
+{
+	unsigned level;
+
+	if (!walk_as_reference(&r->fs->geo, t, fl))
+		return false;
+	if (st->nblocks)
+		return true;
+	return root_taken(r, agno, type, &level) == NULLAGBLOCK || level == 0;
 }
 
 /* Can the AGF's btreeblks be counted as the reference counts it? */
@@ -766,8 +788,10 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	size_t j = 0;
 
 	if (r->fs->geo.has_rmapbt && !ag->hdr_bad && ag->agf_read) {
-		roots[0] = root_taken(r, agno, BT_BNO);
-		roots[1] = root_taken(r, agno, BT_CNT);
+		unsigned level;
+
+		roots[0] = root_taken(r, agno, BT_BNO, &level);
+		roots[1] = root_taken(r, agno, BT_CNT, &level);
 	}
 
 	for (size_t i = 0; i < fl->n; i++) {
@@ -841,9 +865,16 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
-	ag->bno_as_ref = walk_as_reference(&r->fs->geo, OBJ_BNOBT, &fl);
-	ag->cnt_as_ref = walk_as_reference(&r->fs->geo, OBJ_CNTBT, &fl);
-	ag->rmap_as_ref = walk_as_reference(&r->fs->geo, OBJ_RMAPBT, &fl);
+	if (ag->sum.agf_ok) {
+		ag->bno_as_ref = tree_as_reference(r, agno, BT_BNO, OBJ_BNOBT,
+						   &ag->sum.bno, &fl);
+		ag->cnt_as_ref = tree_as_reference(r, agno, BT_CNT, OBJ_CNTBT,
+						   &ag->sum.cnt, &fl);
+		ag->rmap_as_ref = r->fs->geo.has_rmapbt &&
+				  tree_as_reference(r, agno, BT_RMAP,
+						    OBJ_RMAPBT, &ag->sum.rmap,
+						    &fl);
+	}
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);
@@ -883,6 +914,7 @@ static void check_counters(struct repair *r)
 	const struct fs_sb *sb = &r->fs->sb;
 	uint64_t icount = 0, ifree = 0, fdblocks = 0;
 	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+	bool free_counted = true;
 
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++) {
 		const struct ag_summary *s = &r->ags[agno].sum;
@@ -899,6 +931,12 @@ static void check_counters(struct repair *r)
 			fdblocks += (r->ags[agno].cnt_walked ?
 				     r->ags[agno].cnt_free : s->freeblks) +
 				    s->flcount + r->ags[agno].nonroot_blocks;
+		/* a tree not read as the reference reads it: its total is
+		   not the reference's, and a line with other numbers than
+		   its would only mislead */
+		if (s->agf_ok && !(r->ags[agno].cnt_as_ref &&
+				   btreeblks_as_reference(r, &r->ags[agno])))
+			free_counted = false;
 	}
 	a.obj.agno = 0;
 	if (sb->icount != icount) {
@@ -913,7 +951,7 @@ static void check_counters(struct repair *r)
 		a.expected = ifree;
 		rp_say(NULL, PR_RP_SB_IFREE, &a);
 	}
-	if (sb->fdblocks != fdblocks) {
+	if (free_counted && sb->fdblocks != fdblocks) {
 		a.field = "fdblocks";
 		a.found = sb->fdblocks;
 		a.expected = fdblocks;
