@@ -206,17 +206,23 @@ static int agfl_block(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
 	return 0;
 }
 
-/* Returns the blocks of the tree walked other than its root. */
+/*
+ * Returns the blocks of the tree walked other than its root.  A root the
+ * walk could not use is still the tree's block (claim_root), but for
+ * the free space trees only where the reference takes it: one it refuses
+ * it leaves unclaimed, and the rmapbt's record of it names a block of
+ * unknown state (phase 5).
+ */
 static uint64_t walk(struct scan *s, const struct btree_root *root,
-		     uint64_t owner, btree_rec_fn rec_fn, bool *walked)
+		     uint64_t owner, btree_rec_fn rec_fn, bool *walked,
+		     bool claim_root)
 {
 	struct btree_stats st;
 
 	s->owner = owner;
 	if (btree_walk(s->r->fs, root, rec_fn, tree_block, s, NULL, &st) == 0)
 		*walked = true;
-	/* a root the walk could not use is still the tree's block */
-	if (!st.nblocks)
+	if (!st.nblocks && claim_root)
 		claim(s, root->root, 1, owner, 0);
 	return st.nblocks ? st.nblocks - 1 : 0;
 }
@@ -259,19 +265,22 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 		 */
 		agf_btree_root(&agf, agno, BT_BNO, &root);
 		ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG, free_rec,
-					   &ag->bno_walked);
+					   &ag->bno_walked,
+					   ag->taken_root[0] == root.root);
 		agf_btree_root(&agf, agno, BT_CNT, &root);
 		ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG, cnt_rec,
-					   &ag->cnt_walked);
+					   &ag->cnt_walked,
+					   ag->taken_root[1] == root.root);
 		if (g->has_rmapbt) {
 			agf_btree_root(&agf, agno, BT_RMAP, &root);
 			ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG,
-						   rmap_rec, &ag->rmap_walked);
+						   rmap_rec, &ag->rmap_walked,
+						   true);
 		}
 		if (g->has_reflink) {
 			agf_btree_root(&agf, agno, BT_REFC, &root);
 			walk(&s, &root, XFS_RMAP_OWN_REFC, refc_rec,
-			     &ag->refc_walked);
+			     &ag->refc_walked, true);
 		}
 		if (!ag_read_agfl(fs, agno, NULL, &bp)) {
 			agfl_walk(g, agno, &agf, bp->data, agfl_block, &s);
@@ -282,10 +291,11 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 		buf_release(bp);
 		memcpy(ag->unlinked, agi.unlinked, sizeof(ag->unlinked));
 		agi_btree_root(&agi, agno, BT_INO, &root);
-		walk(&s, &root, XFS_RMAP_OWN_INOBT, inobt_rec, &ag->ino_walked);
+		walk(&s, &root, XFS_RMAP_OWN_INOBT, inobt_rec, &ag->ino_walked,
+		     true);
 		if (g->has_finobt) {
 			agi_btree_root(&agi, agno, BT_FINO, &root);
-			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy);
+			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy, true);
 		}
 	}
 }

@@ -629,7 +629,7 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
 	}
 	a.obj = OBJREF_INIT(ops->objtype);
 	a.obj.agno = agno;
-	a.agbno = root.root;
+	a.obj.daddr = agb_to_daddr(g, agno, root.root);
 	a.s1 = type == BT_BNO ? "btbno" : "btcnt";
 	if (!levels_ok) {
 		a.field = "ag level";
@@ -643,6 +643,7 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
 	}
 	maxr = btree_maxrecs(g, ops, false);
 	a.field = "ag numrecs";
+	a.expected = maxr;
 	a.found = numrecs;
 	a.v2 = btree_minrecs(g, ops, false);
 	a.v3 = maxr;
@@ -658,6 +659,7 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
 			break;	/* (the reference reads on: not followed) */
 		a.field = NULL;
 		a.s1 = type == BT_BNO ? "bno" : "cnt";
+		a.flags = FND_FOUND;
 		a.found = ptr;
 		rp_say(o, PR_RP_BT_BAD_PTR, &a);
 		break;
@@ -784,15 +786,8 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			  struct rp_out *o, struct fs_findings *fl)
 {
 	struct rp_ag *ag = &r->ags[agno];
-	xfs_agblock_t roots[2] = { NULLAGBLOCK, NULLAGBLOCK };
+	const xfs_agblock_t *roots = ag->taken_root;
 	size_t j = 0;
-
-	if (r->fs->geo.has_rmapbt && !ag->hdr_bad && ag->agf_read) {
-		unsigned level;
-
-		roots[0] = root_taken(r, agno, BT_BNO, &level);
-		roots[1] = root_taken(r, agno, BT_CNT, &level);
-	}
 
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
@@ -865,7 +860,12 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
+	ag->taken_root[0] = ag->taken_root[1] = NULLAGBLOCK;
 	if (ag->sum.agf_ok) {
+		unsigned level;
+
+		ag->taken_root[0] = root_taken(r, agno, BT_BNO, &level);
+		ag->taken_root[1] = root_taken(r, agno, BT_CNT, &level);
 		ag->bno_as_ref = tree_as_reference(r, agno, BT_BNO, OBJ_BNOBT,
 						   &ag->sum.bno, &fl);
 		ag->cnt_as_ref = tree_as_reference(r, agno, BT_CNT, OBJ_CNTBT,

@@ -89,6 +89,9 @@ struct rp_ag {
 	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
 	bool			agf_read;
 	bool			bno_as_ref, cnt_as_ref, rmap_as_ref;
+	/* the bnobt and cntbt roots the reference takes as the trees'
+	   blocks (phase2.c root_taken()), or NULLAGBLOCK */
+	xfs_agblock_t		taken_root[2];
 	bool			free_compare;
 	struct sm_list		disk_rmaps;	/* the rmapbt's records */
 	struct sm_refc_list	disk_refcs;	/* the refcountbt's records */
