@@ -9,9 +9,13 @@
  * blocks (OWN_INOBT), refcountbt blocks (OWN_REFC), the inode chunks the
  * inobt lists (OWN_INODES), CoW staging extents (OWN_COW) and the free
  * extents of the bnobt (SM_OWN_FREE); and, for phase 5, copies of the
- * rmapbt and refcountbt records in r->ags[agno].  What stays true:
- * only records inside the AG are kept; a record that is not is a finding
- * of ag_check's.
+ * rmapbt and refcountbt records in r->ags[agno]; and what the reference
+ * counts of the free space trees (the records of each it takes, the cntbt's
+ * free blocks and longest extent, the bno, cnt and rmap btrees' blocks
+ * other than their roots, the AGF's totals), for phase 2's comparisons
+ * and phase 4's runs seen by one tree only.  What stays true: only
+ * records inside the AG are kept; a record that is not is a finding of
+ * ag_check's.
  */
 #include "config.h"
 #include <string.h>
