@@ -9,9 +9,13 @@
  * blocks (OWN_INOBT), refcountbt blocks (OWN_REFC), the inode chunks the
  * inobt lists (OWN_INODES), CoW staging extents (OWN_COW) and the free
  * extents of the bnobt (SM_OWN_FREE); and, for phase 5, copies of the
- * rmapbt and refcountbt records in r->ags[agno].  What stays true:
- * only records inside the AG are kept; a record that is not is a finding
- * of ag_check's.
+ * rmapbt and refcountbt records in r->ags[agno]; and what the reference
+ * counts of the free space trees (the records of each it takes, the cntbt's
+ * free blocks and longest extent, the bno, cnt and rmap btrees' blocks
+ * other than their roots, the AGF's totals), for phase 2's comparisons
+ * and phase 4's runs seen by one tree only.  What stays true: only
+ * records inside the AG are kept; a record that is not is a finding of
+ * ag_check's.
  */
 #include "config.h"
 #include <string.h>
@@ -50,29 +54,57 @@ static int tree_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
 	return 0;
 }
 
+/* A block a record may name: past the AG headers, inside the AG. */
+static bool agbno_ok(const struct scan *s, uint32_t agbno)
+{
+	return agbno >= ag_first_block(&s->r->fs->geo) && agbno < s->aglen;
+}
+
+/*
+ * Does the reference take this free space record?  Not when its first
+ * or last block is outside the AG or in its headers, or it is empty or
+ * wraps (its end computed in 32 bits, as struct xfs_alloc_rec's fields).
+ */
+static bool free_rec_taken(const struct scan *s, uint32_t start, uint32_t len)
+{
+	uint32_t end = start + len;
+
+	return len && end > start && agbno_ok(s, start) && agbno_ok(s, end - 1);
+}
+
 static int free_rec(struct btree_walk *w, const void *rec, void *priv)
 {
 	const struct xfs_alloc_rec *a = rec;
+	struct scan *s = priv;
+	uint32_t start = get_be32(a->ar_startblock);
+	uint32_t len = get_be32(a->ar_blockcount);
 
 	(void)w;
-	claim(priv, get_be32(a->ar_startblock), get_be32(a->ar_blockcount),
-	      SM_OWN_FREE, 0);
+	claim(s, start, len, SM_OWN_FREE, 0);
+	if (free_rec_taken(s, start, len))
+		sm_list_add(&s->r->ags[s->agno].free_bno, start, len, 0, 0);
 	return 0;
 }
 
 /*
  * The cntbt's records are free space too (a block either tree lists is
- * not "unknown"; the trees' disagreement is ag_check's finding), and it is
- * from them that the reference counts the AG's free blocks.
+ * not "unknown"; the trees' disagreement is said in phase 4), and it is
+ * from the records of it the reference takes that it counts the AG's
+ * free blocks and longest extent.
  */
 static int cnt_rec(struct btree_walk *w, const void *rec, void *priv)
 {
 	const struct xfs_alloc_rec *a = rec;
 	struct scan *s = priv;
 	struct rp_ag *ag = &s->r->ags[s->agno];
+	uint32_t start = get_be32(a->ar_startblock);
 	uint32_t len = get_be32(a->ar_blockcount);
 
-	free_rec(w, rec, priv);
+	(void)w;
+	claim(s, start, len, SM_OWN_FREE, 0);
+	if (!free_rec_taken(s, start, len))
+		return 0;
+	sm_list_add(&ag->free_cnt, start, len, 0, 0);
 	ag->cnt_free += len;
 	if (len > ag->cnt_longest)
 		ag->cnt_longest = len;
@@ -178,17 +210,25 @@ static int agfl_block(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
 	return 0;
 }
 
-static void walk(struct scan *s, const struct btree_root *root,
-		 uint64_t owner, btree_rec_fn rec_fn, bool *walked)
+/*
+ * Returns the blocks of the tree walked other than its root.  A root the
+ * walk could not use is still the tree's block (claim_root), but for
+ * the free space trees only where the reference takes it: one it refuses
+ * it leaves unclaimed, and the rmapbt's record of it names a block of
+ * unknown state (phase 5).
+ */
+static uint64_t walk(struct scan *s, const struct btree_root *root,
+		     uint64_t owner, btree_rec_fn rec_fn, bool *walked,
+		     bool claim_root)
 {
 	struct btree_stats st;
 
 	s->owner = owner;
 	if (btree_walk(s->r->fs, root, rec_fn, tree_block, s, NULL, &st) == 0)
 		*walked = true;
-	/* a root the walk could not use is still the tree's block */
-	if (!st.nblocks)
+	if (!st.nblocks && claim_root)
 		claim(s, root->root, 1, owner, 0);
+	return st.nblocks ? st.nblocks - 1 : 0;
 }
 
 void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
@@ -218,19 +258,33 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 
 	if (ag->sum.agf_ok && !ag_read_agf(fs, agno, NULL, &bp, &agf)) {
 		buf_release(bp);
+		ag->agf_read = true;
+		ag->agf_freeblks = agf.freeblks;
+		ag->agf_longest = agf.longest;
+		ag->agf_btreeblks = agf.btreeblks;
+		/*
+		 * The blocks other than the roots of these three trees are
+		 * free space to the reference (a full filesystem frees them)
+		 * and its count of the AGF's btreeblks.
+		 */
 		agf_btree_root(&agf, agno, BT_BNO, &root);
-		walk(&s, &root, XFS_RMAP_OWN_AG, free_rec, &ag->bno_walked);
+		ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG, free_rec,
+					   &ag->bno_walked,
+					   ag->taken_root[0] == root.root);
 		agf_btree_root(&agf, agno, BT_CNT, &root);
-		walk(&s, &root, XFS_RMAP_OWN_AG, cnt_rec, &ag->cnt_walked);
+		ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG, cnt_rec,
+					   &ag->cnt_walked,
+					   ag->taken_root[1] == root.root);
 		if (g->has_rmapbt) {
 			agf_btree_root(&agf, agno, BT_RMAP, &root);
-			walk(&s, &root, XFS_RMAP_OWN_AG, rmap_rec,
-			     &ag->rmap_walked);
+			ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG,
+						   rmap_rec, &ag->rmap_walked,
+						   true);
 		}
 		if (g->has_reflink) {
 			agf_btree_root(&agf, agno, BT_REFC, &root);
 			walk(&s, &root, XFS_RMAP_OWN_REFC, refc_rec,
-			     &ag->refc_walked);
+			     &ag->refc_walked, true);
 		}
 		if (!ag_read_agfl(fs, agno, NULL, &bp)) {
 			agfl_walk(g, agno, &agf, bp->data, agfl_block, &s);
@@ -241,10 +295,11 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 		buf_release(bp);
 		memcpy(ag->unlinked, agi.unlinked, sizeof(ag->unlinked));
 		agi_btree_root(&agi, agno, BT_INO, &root);
-		walk(&s, &root, XFS_RMAP_OWN_INOBT, inobt_rec, &ag->ino_walked);
+		walk(&s, &root, XFS_RMAP_OWN_INOBT, inobt_rec, &ag->ino_walked,
+		     true);
 		if (g->has_finobt) {
 			agi_btree_root(&agi, agno, BT_FINO, &root);
-			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy);
+			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy, true);
 		}
 	}
 }

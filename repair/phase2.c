@@ -518,68 +518,6 @@ static void check_fino_freecount(struct repair *r, xfs_agnumber_t agno,
 	rp_say(o, PR_RP_AGI_FREECOUNT_FINO, &a);
 }
 
-struct fsrun {
-	uint64_t	pos;
-	int		delta;		/* +-1 */
-	int		side;		/* 0: bnobt only, 1: cntbt only */
-};
-
-static int fsrun_cmp(const void *pa, const void *pb)
-{
-	const struct fsrun *a = pa, *b = pb;
-
-	if (a->pos != b->pos)
-		return a->pos < b->pos ? -1 : 1;
-	return a->delta - b->delta;	/* ends before starts */
-}
-
-/*
- * The free extents only one of the free space btrees lists, as the
- * reference says them: the blocks one tree says are free that the other
- * does not, in maximal runs.  (ag_check gives the extents of each tree
- * that the other lacks; an extent one tree splits differently shares
- * blocks with one of the other's and is not reported for those.)
- */
-static void report_free_runs(struct rp_out *o, xfs_agnumber_t agno,
-			     const struct fsrun *v, size_t n)
-{
-	struct fsrun *ev = malloc(n * sizeof(*ev));
-	int count[2] = { 0, 0 };
-	uint64_t start = 0;
-	bool open = false;
-	int side = 0;
-
-	if (!ev)
-		return;
-	memcpy(ev, v, n * sizeof(*ev));
-	qsort(ev, n, sizeof(*ev), fsrun_cmp);
-	for (size_t i = 0; i < n;) {
-		uint64_t pos = ev[i].pos;
-		bool now;
-		int nside;
-
-		for (; i < n && ev[i].pos == pos; i++)
-			count[ev[i].side] += ev[i].delta;
-		now = (count[0] > 0) != (count[1] > 0);
-		nside = count[1] > 0;
-		if (open && (!now || nside != side) && pos > start) {
-			struct rp_args a = RP_ARGS_INIT(OBJ_CNTBT);
-
-			a.obj.agno = agno;
-			a.expected = start;
-			a.found = pos - 1;
-			rp_say(o, side ? PR_CNTBT_EXTRA_EXTENT :
-			       PR_CNTBT_MISSING_EXTENT, &a);
-		}
-		if (now && (!open || nside != side)) {
-			start = pos;
-			side = nside;
-		}
-		open = now;
-	}
-	free(ev);
-}
-
 /*
  * The reference words a refcount record's count three ways, by what the
  * count says of the record (messages.def keys them by these fields): a
@@ -596,21 +534,260 @@ static const char *refc_count_field(const struct fs_finding *f)
 }
 
 /*
+ * Did our walk of one AG btree take the records the reference's takes,
+ * no more, no fewer?  It did where every block it passed over is one the
+ * reference reads no records from either: a root the AGF puts outside
+ * the AG or at a height no tree has, a block of another kind (magic), a
+ * block whose level its read verifier refuses, a leaf where the AGF or
+ * the parent promised a node (the reference takes its records for
+ * pointers and gives up at the first bad one).  Not where a block holds
+ * more records than fit (the reference reads as many as fit), where a
+ * level is merely other than expected (it reads the block as the level
+ * it expected), or a pointer is bad or a block unreadable (it stops
+ * where we go on).  ag_check() walked the same tree; its findings say.
+ */
+static bool walk_as_reference(const struct fs_geom *g, enum fs_objtype t,
+			      const struct fs_findings *fl)
+{
+	const struct btree_ops *ops;
+	unsigned maxl;
+
+	bt_name(t, &ops);
+	maxl = btree_maxlevels(g, ops);
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if (f->obj.type != t)
+			continue;
+		switch (f->code) {
+		case PR_BTREE_BAD_NUMRECS:
+			if (f->found > f->expected)
+				return false;
+			break;
+		case PR_BTREE_BAD_LEVEL:
+			if (f->found < maxl &&
+			    !(f->found == 0 && f->expected != 0))
+				return false;
+			break;
+		case PR_BTREE_BAD_PTR:
+		case PR_BTREE_UNREADABLE:
+			return false;
+		default:
+			break;
+		}
+	}
+	return true;
+}
+
+/*
+ * A free space btree root read at the height the AGF gives, where that
+ * is not the root's own, in the reference's words: it reads the root as
+ * a block of level AGF levels - 1 (a signed number: levels 0 gives -1).
+ * ag_check() has said "expected level" where the AGF's levels are
+ * plausible (its walk visited the root); where they are not, it is said
+ * here.  A root its verifier refuses ends there; a leaf read as a node
+ * has its record count held against a node's bounds ("bad btree nrecs"),
+ * then its first pointer the AG does not hold ends it ("bad btree
+ * pointer").  A node read as a leaf, or a leaf whose pointers lead on,
+ * is not followed (walk_as_reference() holds back the counts there).
+ */
+static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
+				  struct rp_out *o, enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	const struct btree_ops *ops;
+	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
+	struct fs_buf *bp;
+	struct fs_agf agf;
+	const uint8_t *d;
+	int64_t want;
+	unsigned level, numrecs, maxr, maxl;
+	bool levels_ok, corrupt;
+
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, type, &root);
+	ops = root.ops;
+	maxl = btree_maxlevels(g, ops);
+	if (!ag_extent_ok(g, agno, root.root, 1))
+		return;
+	levels_ok = root.levels >= 1 && root.levels <= maxl;
+	want = (int64_t)(int32_t)root.levels - 1;
+	if (fs_read_agblocks(r->fs, agno, root.root, 1, ops->buf_ops, NULL,
+			     &bp))
+		return;
+	d = bp->data;
+	corrupt = buf_corrupt(bp);
+	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock,
+					       bb_numrecs));
+	if (load_be32(d) != ops->magic || level == want) {
+		buf_release(bp);
+		return;
+	}
+	a.obj = OBJREF_INIT(ops->objtype);
+	a.obj.agno = agno;
+	a.obj.daddr = agb_to_daddr(g, agno, root.root);
+	a.s1 = type == BT_BNO ? "btbno" : "btcnt";
+	if (!levels_ok) {
+		a.field = "ag level";
+		a.expected = (uint64_t)want;
+		a.found = level;
+		rp_say(o, PR_BTREE_BAD_LEVEL, &a);
+	}
+	if (corrupt || want == 0 || level != 0) {
+		buf_release(bp);
+		return;
+	}
+	maxr = btree_maxrecs(g, ops, false);
+	a.field = "ag numrecs";
+	a.expected = maxr;
+	a.found = numrecs;
+	a.v2 = btree_minrecs(g, ops, false);
+	a.v3 = maxr;
+	rp_say(o, PR_BTREE_BAD_NUMRECS, &a);
+	if (numrecs > maxr)
+		numrecs = maxr;
+	for (unsigned i = 0; i < numrecs; i++) {
+		const uint8_t *pp = d + btree_hdr_len(ops) +
+				    (size_t)maxr * ops->key_len + (size_t)i * 4;
+		uint32_t ptr = load_be32(pp);
+
+		if (ag_extent_ok(g, agno, ptr, 1))
+			break;	/* (the reference reads on: not followed) */
+		a.field = NULL;
+		a.s1 = type == BT_BNO ? "bno" : "cnt";
+		a.flags = FND_FOUND;
+		a.found = ptr;
+		rp_say(o, PR_RP_BT_BAD_PTR, &a);
+		break;
+	}
+	buf_release(bp);
+}
+
+/*
+ * Does the reference take the free space root the AGF names as the
+ * tree's block, where our walk may not have (a root at a height other
+ * than the AGF's)?  It does for a block of the right kind, unless its
+ * verifier refuses the block and its level is not the one expected.
+ * Returns the root's block, or NULLAGBLOCK; *level is the root's own.
+ */
+static xfs_agblock_t root_taken(struct repair *r, xfs_agnumber_t agno,
+				enum btree_type type, unsigned *level)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+	xfs_agblock_t ret = NULLAGBLOCK;
+	int64_t want;
+
+	*level = 0;
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return NULLAGBLOCK;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, type, &root);
+	if (!ag_extent_ok(g, agno, root.root, 1) ||
+	    fs_read_agblocks(r->fs, agno, root.root, 1, root.ops->buf_ops,
+			     NULL, &bp))
+		return NULLAGBLOCK;
+	want = (int64_t)(int32_t)root.levels - 1;
+	*level = load_be16((const uint8_t *)bp->data +
+			   offsetof(struct xfs_btree_sblock, bb_level));
+	if (load_be32(bp->data) == root.ops->magic &&
+	    (!buf_corrupt(bp) || *level == want))
+		ret = root.root;
+	buf_release(bp);
+	return ret;
+}
+
+/*
+ * walk_as_reference(), and where our walk did not take the tree's root:
+ * that the reference takes nothing of the tree either.  It takes no
+ * record of a root it reads at another height, but a node's children
+ * it reads (and counts as btree blocks) before it finds their level
+ * wrong.
+ */
+static bool tree_as_reference(struct repair *r, xfs_agnumber_t agno,
+			      enum btree_type type, enum fs_objtype t,
+			      const struct btree_stats *st,
+			      const struct fs_findings *fl)
+{
+	unsigned level;
+
+	if (!walk_as_reference(&r->fs->geo, t, fl))
+		return false;
+	if (st->nblocks)
+		return true;
+	return root_taken(r, agno, type, &level) == NULLAGBLOCK || level == 0;
+}
+
+/* Can the AGF's btreeblks be counted as the reference counts it? */
+static bool btreeblks_as_reference(const struct repair *r,
+				   const struct rp_ag *ag)
+{
+	return ag->bno_as_ref && ag->cnt_as_ref &&
+	       (!r->fs->geo.has_rmapbt || ag->rmap_as_ref);
+}
+
+/*
+ * The AGF's free space totals against what the reference counts: the
+ * free blocks and longest extent of the cntbt records it takes, the
+ * blocks other than the roots of the bno, cnt and rmap btrees.  Said
+ * only for trees walked as it walks them (walk_as_reference); for the
+ * others ag_check()'s findings stand.
+ */
+static void check_free_counts(struct repair *r, xfs_agnumber_t agno,
+			      struct rp_out *o)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct rp_args a = RP_ARGS_INIT(OBJ_AGF);
+
+	if (ag->hdr_bad || !ag->agf_read)
+		return;
+	a.obj.agno = agno;
+	a.obj.daddr = ag_sector_daddr(&r->fs->geo, agno, XFS_AGF_SECTOR);
+	if (ag->cnt_as_ref && ag->agf_freeblks != ag->cnt_free) {
+		a.field = "freeblks";
+		a.found = ag->agf_freeblks;
+		a.expected = ag->cnt_free;
+		rp_say(o, PR_AGF_FREEBLKS_MISMATCH, &a);
+	}
+	if (ag->cnt_as_ref && ag->agf_longest != ag->cnt_longest) {
+		a.field = "longest";
+		a.found = ag->agf_longest;
+		a.expected = ag->cnt_longest;
+		rp_say(o, PR_AGF_LONGEST_MISMATCH, &a);
+	}
+	if (btreeblks_as_reference(r, ag) &&
+	    ag->agf_btreeblks != ag->nonroot_blocks) {
+		a.field = "btreeblks";
+		a.found = ag->agf_btreeblks;
+		a.expected = ag->nonroot_blocks;
+		rp_say(o, PR_AGF_BTREEBLKS_MISMATCH, &a);
+	}
+	ag->free_compare = ag->bno_as_ref && ag->cnt_as_ref;
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
  * inode chunks that no inobt record explains wait for discovery; its
  * other AG metadata that no structure explains waits for phase 5, which
  * says blocks nothing owns as the reference does ("unknown block
- * state"); free extents seen by one btree only are said as runs of
- * blocks.
+ * state"); the AGF's free space totals are counted the reference's way
+ * (check_free_counts) where the trees allow; free extents seen by one
+ * btree only are said in phase 4, as runs of blocks.
  */
 static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			  struct rp_out *o, struct fs_findings *fl)
 {
 	struct rp_ag *ag = &r->ags[agno];
-	struct fsrun *runs = NULL;
-	size_t nruns = 0, j = 0;
+	const xfs_agblock_t *roots = ag->taken_root;
+	size_t j = 0;
 
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
@@ -631,30 +808,28 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			findings_add(&ag->deferred, f);
 			continue;
 		} else if (f->code == PR_AG_RMAP_STALE) {
+			/* a root the reference takes though we did not */
+			if (f->found == roots[0] || f->found == roots[1])
+				continue;
 			findings_add(&ag->stale_rmaps, f);
 			continue;
+		} else if ((f->code == PR_AGF_FREEBLKS_MISMATCH ||
+			    f->code == PR_AGF_LONGEST_MISMATCH) &&
+			   ag->cnt_as_ref) {
+			continue;	/* check_free_counts() counts these */
 		} else if ((f->code == PR_AGF_FREEBLKS_MISMATCH &&
 			    ag->cnt_walked && f->found == ag->cnt_free) ||
 			   (f->code == PR_AGF_LONGEST_MISMATCH &&
 			    ag->cnt_walked && f->found == ag->cnt_longest)) {
 			continue;	/* the cntbt agrees: counted as the reference */
+		} else if (f->code == PR_AGF_BTREEBLKS_MISMATCH &&
+			   btreeblks_as_reference(r, ag)) {
+			continue;	/* check_free_counts() counts it */
 		} else if (f->code == PR_REFC_BAD_REFCOUNT) {
 			f->field = refc_count_field(f);
 		} else if (f->code == PR_CNTBT_MISSING_EXTENT ||
 			   f->code == PR_CNTBT_EXTRA_EXTENT) {
-			struct fsrun *nv = realloc(runs,
-					(nruns + 2) * sizeof(*nv));
-			int side = f->code == PR_CNTBT_EXTRA_EXTENT;
-
-			if (nv)
-				runs = nv;
-			if (nv && f->found) {
-				runs[nruns++] = (struct fsrun){ f->expected, 1,
-								side };
-				runs[nruns++] = (struct fsrun){
-					f->expected + f->found, -1, side };
-			}
-			continue;
+			continue;	/* phase 4's, from the records taken */
 		}
 		fl->v[j++] = *f;
 	}
@@ -662,9 +837,11 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	for (size_t i = 0; i < fl->n; i++)
 		say_ag_finding(r, agno, o, fl, i);
 	findings_clear(fl);
-	if (nruns)
-		report_free_runs(o, agno, runs, nruns);
-	free(runs);
+	if (!ag->hdr_bad && ag->agf_read) {
+		say_root_at_agf_level(r, agno, o, BT_BNO);
+		say_root_at_agf_level(r, agno, o, BT_CNT);
+	}
+	check_free_counts(r, agno, o);
 }
 
 static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
@@ -683,6 +860,21 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
+	ag->taken_root[0] = ag->taken_root[1] = NULLAGBLOCK;
+	if (ag->sum.agf_ok) {
+		unsigned level;
+
+		ag->taken_root[0] = root_taken(r, agno, BT_BNO, &level);
+		ag->taken_root[1] = root_taken(r, agno, BT_CNT, &level);
+		ag->bno_as_ref = tree_as_reference(r, agno, BT_BNO, OBJ_BNOBT,
+						   &ag->sum.bno, &fl);
+		ag->cnt_as_ref = tree_as_reference(r, agno, BT_CNT, OBJ_CNTBT,
+						   &ag->sum.cnt, &fl);
+		ag->rmap_as_ref = r->fs->geo.has_rmapbt &&
+				  tree_as_reference(r, agno, BT_RMAP,
+						    OBJ_RMAPBT, &ag->sum.rmap,
+						    &fl);
+	}
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);
@@ -722,6 +914,7 @@ static void check_counters(struct repair *r)
 	const struct fs_sb *sb = &r->fs->sb;
 	uint64_t icount = 0, ifree = 0, fdblocks = 0;
 	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+	bool free_counted = true;
 
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++) {
 		const struct ag_summary *s = &r->ags[agno].sum;
@@ -732,10 +925,18 @@ static void check_counters(struct repair *r)
 			icount += s->icount;
 			ifree += s->ifree;
 		}
+		/* the reference's: free extents, AGFL, btree blocks that
+		   are not roots (check_free_counts) */
 		if (s->agf_ok)
 			fdblocks += (r->ags[agno].cnt_walked ?
 				     r->ags[agno].cnt_free : s->freeblks) +
-				    s->flcount + s->btreeblks;
+				    s->flcount + r->ags[agno].nonroot_blocks;
+		/* a tree not read as the reference reads it: its total is
+		   not the reference's, and a line with other numbers than
+		   its would only mislead */
+		if (s->agf_ok && !(r->ags[agno].cnt_as_ref &&
+				   btreeblks_as_reference(r, &r->ags[agno])))
+			free_counted = false;
 	}
 	a.obj.agno = 0;
 	if (sb->icount != icount) {
@@ -750,7 +951,7 @@ static void check_counters(struct repair *r)
 		a.expected = ifree;
 		rp_say(NULL, PR_RP_SB_IFREE, &a);
 	}
-	if (sb->fdblocks != fdblocks) {
+	if (free_counted && sb->fdblocks != fdblocks) {
 		a.field = "fdblocks";
 		a.found = sb->fdblocks;
 		a.expected = fdblocks;
@@ -850,6 +1051,8 @@ void phase2(struct repair *r)
 		memset(r->ags[i].unlinked, 0xff, sizeof(r->ags[i].unlinked));
 		findings_init(&r->ags[i].deferred);
 		findings_init(&r->ags[i].stale_rmaps);
+		sm_list_init(&r->ags[i].free_bno);
+		sm_list_init(&r->ags[i].free_cnt);
 		sm_list_init(&r->ags[i].disk_rmaps);
 		sm_refc_init(&r->ags[i].disk_refcs);
 	}

@@ -10,6 +10,11 @@
  * phase 5 checks those against the refcountbt.  Claims between pieces of
  * AG metadata are ag_check()'s, reported in phase 2.
  *
+ * First, as the reference says them while it sets up its duplicate
+ * extent list, the free blocks only one of the two free space btrees
+ * lists (from the records phase 2 took of each, where it took them as
+ * the reference does).
+ *
  * And, as the reference looks at every directory again here, the
  * entries that name an inode not in use now that discovery is over.
  *
@@ -257,6 +262,81 @@ static void check_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	rp_seq_done(&p->seq, agno);
 }
 
+struct fsrun {
+	uint64_t	pos;
+	int		delta;		/* +-1 */
+	int		side;		/* 0: bnobt, 1: cntbt */
+};
+
+static int fsrun_cmp(const void *pa, const void *pb)
+{
+	const struct fsrun *a = pa, *b = pb;
+
+	if (a->pos != b->pos)
+		return a->pos < b->pos ? -1 : 1;
+	return a->delta - b->delta;	/* ends before starts */
+}
+
+static size_t add_events(struct fsrun *ev, size_t n, const struct sm_list *l,
+			 int side)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		ev[n++] = (struct fsrun){ l->v[i].agbno, 1, side };
+		ev[n++] = (struct fsrun){ (uint64_t)l->v[i].agbno + l->v[i].len,
+					  -1, side };
+	}
+	return n;
+}
+
+/*
+ * The free blocks one of the free space btrees lists and the other does
+ * not, as the reference says them: in maximal runs, in block order.  (A
+ * block listed twice by one tree and not by the other is still free to
+ * it once only; an extent the two trees split differently shares its
+ * blocks and is not said.)
+ */
+static void report_free_runs(struct repair *r, xfs_agnumber_t agno)
+{
+	const struct rp_ag *ag = &r->ags[agno];
+	size_t n = 2 * (ag->free_bno.n + ag->free_cnt.n);
+	struct fsrun *ev;
+	int count[2] = { 0, 0 };
+	uint64_t start = 0;
+	bool open = false;
+	int side = 0;
+
+	if (!n || !(ev = malloc(n * sizeof(*ev))))
+		return;
+	n = add_events(ev, 0, &ag->free_bno, 0);
+	n = add_events(ev, n, &ag->free_cnt, 1);
+	qsort(ev, n, sizeof(*ev), fsrun_cmp);
+	for (size_t i = 0; i < n;) {
+		uint64_t pos = ev[i].pos;
+		bool now;
+		int nside;
+
+		for (; i < n && ev[i].pos == pos; i++)
+			count[ev[i].side] += ev[i].delta;
+		now = (count[0] > 0) != (count[1] > 0);
+		nside = count[1] > 0;
+		if (open && (!now || nside != side) && pos > start) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_CNTBT);
+
+			a.obj.agno = agno;
+			a.expected = start;
+			a.found = pos - 1;
+			rp_say(NULL, side ? PR_CNTBT_EXTRA_EXTENT :
+			       PR_CNTBT_MISSING_EXTENT, &a);
+		}
+		if (now && (!open || nside != side)) {
+			start = pos;
+			side = nside;
+		}
+		open = now;
+	}
+	free(ev);
+}
+
 /*
  * The reference looks for the root directory here, after phase 3: one
  * missing, free or not a directory would be lost.
@@ -288,6 +368,9 @@ void phase4(struct repair *r)
 	prog_set(PROG_SETUP_DUPS, r->fs->geo.agcount);
 	prog_end();
 	check_root(r);
+	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
+		if (r->ags[agno].free_compare)
+			report_free_runs(r, agno);
 	rp_log(NULL, "        - check for inodes claiming duplicate blocks...\n");
 	if (rp_seq_init(&p.seq, r->fs->geo.agcount))
 		rp_fatal(r, "out of memory\n");

@@ -75,6 +75,24 @@ struct rp_ag {
 	bool			ino_walked, cnt_walked;
 	uint64_t		cnt_free;	/* free blocks the cntbt lists */
 	uint32_t		cnt_longest;
+	/*
+	 * The free space trees as the reference counts them (agscan.c):
+	 * the records it takes of each, their blocks other than the roots
+	 * (bno, cnt and rmap trees), and the AGF's totals to hold them
+	 * against.  *_as_ref: our walk of that tree took the records the
+	 * reference's takes (phase 2 decides from ag_check's findings);
+	 * free_compare: both did, so phase 4 says the blocks only one of
+	 * them lists.
+	 */
+	struct sm_list		free_bno, free_cnt;
+	uint64_t		nonroot_blocks;
+	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
+	bool			agf_read;
+	bool			bno_as_ref, cnt_as_ref, rmap_as_ref;
+	/* the bnobt and cntbt roots the reference takes as the trees'
+	   blocks (phase2.c root_taken()), or NULLAGBLOCK */
+	xfs_agblock_t		taken_root[2];
+	bool			free_compare;
 	struct sm_list		disk_rmaps;	/* the rmapbt's records */
 	struct sm_refc_list	disk_refcs;	/* the refcountbt's records */
 	uint32_t		unlinked[XFS_AGI_UNLINKED_BUCKETS];

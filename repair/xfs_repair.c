@@ -357,6 +357,8 @@ static void free_state(struct repair *r)
 	if (r->ags) {
 		for (unsigned i = 0; i < r->fs->geo.agcount; i++) {
 			sm_list_free(&r->ags[i].disk_rmaps);
+			sm_list_free(&r->ags[i].free_bno);
+			sm_list_free(&r->ags[i].free_cnt);
 			sm_refc_free(&r->ags[i].disk_refcs);
 			findings_free(&r->ags[i].deferred);
 			findings_free(&r->ags[i].stale_rmaps);

@@ -148,6 +148,22 @@ std | node directory: free block nvalid below nused | inode {ino:/dir_node}; dbl
 std | node directory: free block nused | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nused 1
 std | node directory: free block best | inode {ino:/dir_node}; dblock 16777216; write -d fbests[3] 7
 EOF
+# ---- free space btrees the reference counts as empty or reads at the
+# AGF's height: their roots out of the AG, at a wrong or impossible height,
+# or of another kind ("agf_freeblks N, counted 0", "agf_longest",
+# "sb_fdblocks", "free space (A,B-E) only seen by one free space btree" in
+# phase 4, "expected level -1", "bad btree nrecs", "bad btree pointer (0)",
+# "unknown block state" for a refused root an rmapbt maps)
+cat >> "$T/cases" <<'EOF'
+plain | bnobt root 0: the cntbt's free extents seen by one tree | agf 0; write -d bnoroot 0
+plain | cntbt root 0: counted empty | agf 1; write -d cntroot 0
+plain | cntbt levels 0: the root read at level -1 | agf 1; write -d cntlevel 0
+plain | bnobt levels past the tallest tree: a leaf read as a node | agf 0; write -d bnolevel 5
+plain | bnobt levels plausible but wrong | agf 0; write -d bnolevel 2
+std | cntbt levels wrong, with an rmapbt: the root still the tree's | agf 0; write -d cntlevel 2
+plain | cntbt root of another kind: counted empty | agf 0; addr cntroot; write -d magic 0
+std | bnobt root of another kind, with an rmapbt: unknown block state | agf 1; addr bnoroot; write -d magic 0
+EOF
 plan "$(wc -l < "$T/cases")"
 
 while IFS='|' read -r image what cmds leftout; do
