@@ -1285,6 +1285,45 @@ static bool dir_leafn_hdr_bad(struct p3ag *c, const struct fs_extents *del,
 }
 
 /*
+ * A leaf directory's leaf entry whose address is past the data blocks
+ * its bests[] covers: the kernel's LEAF1 verifier refuses the block for
+ * it (the address is not only matched with the data entries).
+ */
+static void dir_leaf1_addr_words(struct p3ag *c, const struct fs_extents *del,
+				 struct dir_tree *t)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_dablk_t leaf = dir_leaf_dablk(g);
+	uint64_t bestcount = UINT64_MAX;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+		struct dir_tblk *b;
+
+		if (f->code != PR_DIR_LEAF_BAD_ADDR || f->obj.type != OBJ_DIR ||
+		    f->obj.index == (uint64_t)-1 ||
+		    f->obj.index < XFS_DIR2_LEAF_OFFSET)
+			continue;
+		if (bestcount == UINT64_MAX) {
+			struct fs_buf *bp = dir_tree_read(c, del, leaf);
+
+			if (!bp)
+				return;
+			bestcount = get_be32(((const struct xfs_dir2_leaf_tail *)
+					      (bp->data + g->dirblksize -
+					       sizeof(struct xfs_dir2_leaf_tail)))->bestcount);
+			buf_release(bp);
+		}
+		if (((f->found << XFS_DIR2_DATA_ALIGN_LOG) >>
+		     (g->blocklog + g->dirblklog)) < bestcount)
+			continue;
+		b = dir_tree_get(t, leaf, f->obj.daddr);
+		if (b)
+			b->verifier = true;
+	}
+}
+
+/*
  * The leaf and free space of a leaf or node directory, in the reference's
  * words.  Its phase 3 walks the dabtree of a node directory: a root node
  * the verifier refuses is a "corrupt directory tree block", a leaf whose
@@ -1410,6 +1449,8 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 		if (b->dablk >= freeblk)
 			t.free_said = true;
 	}
+	if (form == DIR_FORM_LEAF)
+		dir_leaf1_addr_words(c, del, &t);
 	/* a hash corrected is no reason to rebuild; the rest are */
 	for (unsigned i = 0; i < t.n; i++) {
 		const struct dir_tblk *b = &t.v[i];

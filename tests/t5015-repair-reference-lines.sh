@@ -41,8 +41,9 @@
 #     ("out-of-order bmap key"), a bad key in the inode's bmbt root, and
 #     a bmbt leaf's header (magic, level, owner, block, UUID);
 #   - a leaf or node directory's leaf, node and free blocks: the single
-#     leaf block ("leaf block D for directory inode I bad CRC", "bad
-#     header", "bad tail", "expected owner inode ..."), the dabtree root
+#     leaf block ("leaf block D for directory inode I bad CRC" -- also
+#     for an address past its bests --, "bad header", "bad tail",
+#     "expected owner inode ..."), the dabtree root
 #     ("corrupt directory tree block", "unknown magic number", a node hash
 #     corrected either way, a count past the children), leafn blocks
 #     ("corrupt directory leafn block", "bad directory leaf magic #", the
@@ -164,6 +165,7 @@ std | block directory's blkno: kept in phase 4, unread in phase 6 | inode {ino:/
 std | leaf directory's data block owner: unread in phase 6, no data entry | inode {ino:/dir_leaf}; dblock 0; fuzz -d dhdr.hdr.owner add
 plain | node directory's data block owner | inode {ino:/dir_node}; dblock 0; fuzz -d dhdr.hdr.owner ones
 std | block directory's file type out of range (read as unknown) | inode {ino:/dir_block}; dblock 0; fuzz -d bu[2].filetype ones
+plain | leaf directory's leaf address past its bests: the verifier's | inode {ino:/dir_leaf}; dblock 8388608; fuzz -d lents[2].address firstbit
 EOF
 plan "$(wc -l < "$T/cases")"
 
