@@ -38,6 +38,7 @@ void im_destroy(struct inomap *im)
 	free(im->ags);
 	im_edges_free(&im->edges);
 	free(im->dirs);
+	free(im->dblks);
 	pthread_mutex_destroy(&im->lock);
 	free(im);
 }
@@ -46,7 +47,8 @@ size_t im_bytes(const struct inomap *im)
 {
 	size_t b = sizeof(*im) + im->agcount * sizeof(*im->ags) +
 		   im->edges.cap * sizeof(struct im_edge) +
-		   im->capdirs * sizeof(struct im_dir);
+		   im->capdirs * sizeof(struct im_dir) +
+		   im->capdblks * sizeof(struct im_dblk);
 
 	for (unsigned i = 0; i < im->agcount; i++)
 		b += im->ags[i].cap * sizeof(struct im_chunk);
@@ -197,11 +199,62 @@ static int dir_cmp(const void *pa, const void *pb)
 	return a->dir < b->dir ? -1 : a->dir > b->dir;
 }
 
+static int dblk_cmp(const void *pa, const void *pb)
+{
+	const struct im_dblk *a = pa, *b = pb;
+
+	if (a->dir != b->dir)
+		return a->dir < b->dir ? -1 : 1;
+	return a->dablk < b->dablk ? -1 : a->dablk > b->dablk;
+}
+
 void im_dirs_sort(struct inomap *im)
 {
-	if (!im->dirs_sorted && im->ndirs > 1)
+	if (im->dirs_sorted)
+		return;
+	if (im->ndirs > 1)
 		qsort(im->dirs, im->ndirs, sizeof(*im->dirs), dir_cmp);
+	if (im->ndblks > 1)
+		qsort(im->dblks, im->ndblks, sizeof(*im->dblks), dblk_cmp);
 	im->dirs_sorted = true;
+}
+
+int im_dblk_add(struct inomap *im, const struct im_dblk *b)
+{
+	int err = 0;
+
+	pthread_mutex_lock(&im->lock);
+	if (im->ndblks == im->capdblks) {
+		size_t ncap = im->capdblks ? im->capdblks * 2 : 16;
+		struct im_dblk *nv = realloc(im->dblks, ncap * sizeof(*nv));
+
+		if (!nv) {
+			err = -ENOMEM;
+			goto out;
+		}
+		im->dblks = nv;
+		im->capdblks = ncap;
+	}
+	im->dblks[im->ndblks++] = *b;
+	im->dirs_sorted = false;
+out:
+	pthread_mutex_unlock(&im->lock);
+	return err;
+}
+
+size_t im_dblk_first(const struct inomap *im, xfs_ino_t dir)
+{
+	size_t lo = 0, hi = im->ndblks;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (im->dblks[mid].dir < dir)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 const struct im_dir *im_dir_find(const struct inomap *im, xfs_ino_t dir)

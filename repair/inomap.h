@@ -30,6 +30,9 @@ struct im_chunk {
 	uint64_t	cleared;	/* too damaged: would be cleared */
 	uint64_t	late;		/* cleared by the reference only on its
 					   second look, in phase 4 */
+	uint64_t	revived;	/* the reverse: cleared by its phase 3,
+					   kept on its second look (phase 4
+					   finds it free, and in use after) */
 	uint64_t	reflink;	/* has the reflink flag */
 	uint64_t	rebuild;	/* directory the reference would rebuild */
 	uint64_t	suspect;	/* fork claims others' blocks (phase 4) */
@@ -76,7 +79,62 @@ struct im_dir {
 	uint32_t	dotdot_pos;	/* entries that come before ".." */
 	bool		sf_reset;	/* short form, its parent to be set
 					   (it named the directory itself) */
+	uint8_t		hashck;		/* IM_HASH_*: the reference's phase 6
+					   match of its leaf with its data */
 };
+
+/*
+ * What the reference's phase 6 finds matching a block or leaf
+ * directory's leaf entries with its data entries (the first leaf entry
+ * that fails, in leaf order; then the stale count; then a data entry no
+ * leaf entry names).  Its words name the failure.
+ */
+enum {
+	IM_HASH_OK,
+	IM_HASH_DUPLEAF,	/* "duplicate leaf" */
+	IM_HASH_BADHASH,	/* "hash value mismatch" */
+	IM_HASH_NODATA,		/* "no data entry" */
+	IM_HASH_NOLEAF,		/* "no leaf entry" */
+	IM_HASH_BADSTALE,	/* "bad stale count" */
+};
+
+/*
+ * A directory data block the reference reads again after phase 3: one
+ * its phase 3 could not use because the verifier refused it (phase 4
+ * reads it from its cache, unverified), or one whose entries do not
+ * parse to the end (its phase 6 junks it).
+ */
+struct im_dblk {
+	xfs_ino_t	dir;
+	xfs_dablk_t	dablk;
+	uint8_t		flags;		/* IM_DBLK_* */
+	uint8_t		hdr;		/* IM_DBLK_HDR_*: the first header
+					   field phase 6 finds wrong */
+	uint32_t	magic;		/* IM_DBLK_MAGIC: the one it has */
+	uint64_t	found;		/* the owner or blkno it has */
+	xfs_daddr_t	daddr;		/* where the block starts */
+};
+
+/*
+ * A data block whose v3 header names another owner, another block or
+ * another filesystem: phase 6 of the reference says so and reads none of
+ * its entries.
+ */
+enum {
+	IM_DBLK_HDR_OK,
+	IM_DBLK_HDR_OWNER,
+	IM_DBLK_HDR_BLKNO,
+	IM_DBLK_HDR_UUID,
+};
+
+#define IM_DBLK_REREAD	0x01	/* the verifier refused it (CRC right):
+				   phase 4 reads it whole */
+#define IM_DBLK_JUNK	0x02	/* its entries do not parse to the end */
+#define IM_DBLK_BADBEST	0x04	/* its bestfree table is wrong, by the
+				   reference's rule */
+#define IM_DBLK_BLOCK	0x08	/* a block-form directory's block */
+#define IM_DBLK_MAGIC	0x10	/* a wrong magic number: phase 6 would
+				   fix it */
 
 struct inomap {
 	const struct fs_geom	*g;
@@ -87,6 +145,8 @@ struct inomap {
 	struct im_dir		*dirs;
 	size_t			ndirs, capdirs;
 	bool			dirs_sorted;
+	struct im_dblk		*dblks;	/* sorted with dirs */
+	size_t			ndblks, capdblks;
 };
 
 struct inomap *im_create(const struct fs_geom *g);
@@ -125,8 +185,12 @@ static inline bool dotdot_in_block(const struct im_dir *d)
 	return d->dotdot_ftype != IM_FT_NONE && d->dotdot != NULLFSINO &&
 	       d->dotdot != 0;
 }
-/* Sort the directories by inode number (once they are all added). */
+/* Sort the directories (and dblks) by inode number (once all added). */
 void im_dirs_sort(struct inomap *im);
+/* Add a block read again (under the lock). */
+int im_dblk_add(struct inomap *im, const struct im_dblk *b);
+/* The index of the first dblk of dir or after it (after im_dirs_sort). */
+size_t im_dblk_first(const struct inomap *im, xfs_ino_t dir);
 /* A directory's record, or NULL (after im_dirs_sort). */
 const struct im_dir *im_dir_find(const struct inomap *im, xfs_ino_t dir);
 

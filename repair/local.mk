@@ -25,6 +25,7 @@ repair_xfs_repair_SOURCES = \
 	repair/phase3.h \
 	repair/phase3.c \
 	repair/discover.c \
+	repair/dirdata.c \
 	repair/rt.c \
 	repair/inomap.h \
 	repair/inomap.c \

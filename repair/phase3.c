@@ -35,7 +35,10 @@
  *
  * What it builds for later phases: r->imap (every inode's state, link
  * count and type, and whether the kernel's inode verifier would refuse
- * an inode kept all the same; every directory entry and ".."), and in
+ * an inode kept all the same; every directory entry and ".."; what the
+ * reference's second look at a directory finds: the data blocks it reads
+ * again, how its leaf matches its data, a directory it keeps after
+ * all), and in
  * r->smap every block each kept inode claims -- data and attr extents,
  * bmbt blocks -- as reverse mappings (owner = inode, offset and fork
  * flags); realtime extents go to r->rtmap.
@@ -937,7 +940,8 @@ static bool dir_size_bad(struct p3ag *c, const struct fs_inode *ip)
  * cleaning" unless the CRC is wrong, which is a different failure): the
  * header's identity, every entry and free region, the bestfree table,
  * and for a block-form block its tail and leaf array.  The owner, "."
- * and "..", names with a '/' and duplicate names are not its business.
+ * and "..", names with a '/' and duplicate names are not its business,
+ * nor a file type out of range (it reads one as unknown).
  */
 static bool dir_verifier_code(enum fs_problem code, bool block_form)
 {
@@ -989,6 +993,12 @@ struct dir_dblk_state {
 	bool		verifier;	/* a finding the verifier fails on */
 	bool		breaks;		/* entries unreadable past a point */
 	bool		unusable;	/* to phase 3 of the reference */
+	uint8_t		hdr;		/* IM_DBLK_HDR_*: owner, blkno, UUID */
+	uint64_t	hdr_owner, hdr_blkno;
+	xfs_daddr_t	daddr;
+	bool		read;		/* words below are known */
+	struct rp_dblk_words w;		/* the block read whole, the
+					   reference's way */
 };
 
 #define P3_DIR_MAXBLK	64	/* data blocks with findings, tracked */
@@ -1280,6 +1290,45 @@ static bool dir_leafn_hdr_bad(struct p3ag *c, const struct fs_extents *del,
 }
 
 /*
+ * A leaf directory's leaf entry whose address is past the data blocks
+ * its bests[] covers: the kernel's LEAF1 verifier refuses the block for
+ * it (the address is not only matched with the data entries).
+ */
+static void dir_leaf1_addr_words(struct p3ag *c, const struct fs_extents *del,
+				 struct dir_tree *t)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_dablk_t leaf = dir_leaf_dablk(g);
+	uint64_t bestcount = UINT64_MAX;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+		struct dir_tblk *b;
+
+		if (f->code != PR_DIR_LEAF_BAD_ADDR || f->obj.type != OBJ_DIR ||
+		    f->obj.index == (uint64_t)-1 ||
+		    f->obj.index < XFS_DIR2_LEAF_OFFSET)
+			continue;
+		if (bestcount == UINT64_MAX) {
+			struct fs_buf *bp = dir_tree_read(c, del, leaf);
+
+			if (!bp)
+				return;
+			bestcount = get_be32(((const struct xfs_dir2_leaf_tail *)
+					      (bp->data + g->dirblksize -
+					       sizeof(struct xfs_dir2_leaf_tail)))->bestcount);
+			buf_release(bp);
+		}
+		if (((f->found << XFS_DIR2_DATA_ALIGN_LOG) >>
+		     (g->blocklog + g->dirblklog)) < bestcount)
+			continue;
+		b = dir_tree_get(t, leaf, f->obj.daddr);
+		if (b)
+			b->verifier = true;
+	}
+}
+
+/*
  * The leaf and free space of a leaf or node directory, in the reference's
  * words.  Its phase 3 walks the dabtree of a node directory: a root node
  * the verifier refuses is a "corrupt directory tree block", a leaf whose
@@ -1405,6 +1454,8 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 		if (b->dablk >= freeblk)
 			t.free_said = true;
 	}
+	if (form == DIR_FORM_LEAF)
+		dir_leaf1_addr_words(c, del, &t);
 	/* a hash corrected is no reason to rebuild; the rest are */
 	for (unsigned i = 0; i < t.n; i++) {
 		const struct dir_tblk *b = &t.v[i];
@@ -1420,6 +1471,11 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 	}
 	if (t.n)
 		qsort(t.v, t.n, sizeof(t.v[0]), dir_tblk_cmp);
+	/* the leaf block's own words come before its entries are matched */
+	c->leaf_unread = t.leaf_bad;
+	for (unsigned i = 0; form == DIR_FORM_LEAF && i < t.n; i++)
+		if (t.v[i].dablk == root && t.v[i].header)
+			c->leaf_unread = true;
 
 	/* the reference's phase 3: the dabtree walk */
 	for (unsigned i = 0; form == DIR_FORM_NODE && i < t.n; i++) {
@@ -1511,6 +1567,139 @@ static bool ftype_out_of_range(const struct fs_finding *f, void *priv)
 	return f->code == PR_DIR_BAD_FTYPE;
 }
 
+/*
+ * The leaf entries of a block or leaf directory against its data
+ * entries, as the reference's phase 6 matches them: leaf entry by leaf
+ * entry (in leaf order, the findings' order by offset), the first that
+ * names no data entry, one already named, or another hash decides; then
+ * the stale count; then a data entry no leaf entry names.
+ */
+static uint8_t dir_hash_verdict(const struct p3ag *c)
+{
+	uint64_t lowest = UINT64_MAX;
+	uint8_t v = IM_HASH_OK;
+	bool stale = false, missing = false;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+		uint8_t k;
+
+		if (f->obj.type != OBJ_DIR)
+			continue;
+		switch (f->code) {
+		case PR_DIR_LEAF_BAD_ADDR:	k = IM_HASH_NODATA; break;
+		case PR_DIR_LEAF_DUP_ADDR:	k = IM_HASH_DUPLEAF; break;
+		case PR_DIR_LEAF_BAD_HASH:	k = IM_HASH_BADHASH; break;
+		case PR_DIR_LEAF_BAD_STALE:	stale = true; continue;
+		case PR_DIR_LEAF_MISSING:	missing = true; continue;
+		default:			continue;
+		}
+		if (f->obj.index < lowest) {
+			lowest = f->obj.index;
+			v = k;
+		}
+	}
+	if (v == IM_HASH_OK && stale)
+		v = IM_HASH_BADSTALE;
+	if (v == IM_HASH_OK && missing)
+		v = IM_HASH_NOLEAF;
+	return v;
+}
+
+/* A leaf entry matched against the data entries: phase 6's words. */
+static bool dir_hash_code(const struct fs_finding *f, void *priv)
+{
+	(void)priv;
+	if (f->obj.type != OBJ_DIR)
+		return false;
+	switch (f->code) {
+	case PR_DIR_LEAF_BAD_ADDR:
+	case PR_DIR_LEAF_DUP_ADDR:
+	case PR_DIR_LEAF_BAD_HASH:
+	case PR_DIR_LEAF_BAD_STALE:
+	case PR_DIR_LEAF_MISSING:
+		return true;
+	default:
+		return false;
+	}
+}
+
+struct dblk_ctx {
+	const struct fs_geom	*g;
+	struct dir_blocks	*bl;
+};
+
+/*
+ * A bestfree finding about a block the reference reads whole (in phase 3
+ * when only its CRC is wrong, in phase 4 when the verifier refused it)
+ * and finds the table wrong too: its words say it (dir_dblk_later).
+ */
+static bool dir_bestfree_said(const struct fs_finding *f, void *priv)
+{
+	const struct dblk_ctx *x = priv;
+
+	if (f->code != PR_DIR_BAD_BESTFREE || f->obj.type != OBJ_DIR ||
+	    f->obj.index >= XFS_DIR2_LEAF_OFFSET)
+		return false;
+	for (unsigned i = 0; i < x->bl->n; i++) {
+		const struct dir_dblk_state *st = &x->bl->v[i];
+
+		if (st->db == (uint32_t)(f->obj.index >>
+					 (x->g->blocklog + x->g->dirblklog)))
+			return st->read && !st->magic_bad && !st->w.junk &&
+			       st->w.badbest;
+	}
+	return false;
+}
+
+/*
+ * What the reference says of a data block with findings when it reads
+ * it again after its phase 3, kept for phases 4 and 6 (struct im_dblk):
+ * one its verifier refused (CRC right) is read whole in phase 4, and a
+ * leaf or node directory's block whose entries do not parse is junked in
+ * phase 6.  A block phase 3 reads whole (only its CRC is wrong) gets its
+ * bestfree words now.
+ */
+static void dir_dblk_later(struct p3ag *c, const struct fs_inode *ip,
+			   const struct dir_dblk_state *st, bool block_form)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_dablk_t dablk = dir_db_to_dablk(g, st->db);
+	bool reread = !st->crc_bad && st->verifier;
+	uint8_t flags = block_form ? IM_DBLK_BLOCK : 0;
+
+	if (!st->read)
+		return;
+	if (st->crc_bad && !st->w.junk && st->w.badbest) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		a.obj.ino = ip->ino;
+		a.obj.index = dablk;
+		rp_say(c->out, PR_RP_DIR_BESTFREE, &a);
+	}
+	if (reread)
+		flags |= IM_DBLK_REREAD;
+	if (st->w.junk)
+		flags |= IM_DBLK_JUNK;
+	else if (st->w.badbest)
+		flags |= IM_DBLK_BADBEST;
+	/* one phase 3 reads whole though its magic number is wrong */
+	if (st->magic_bad && !reread && !st->w.junk)
+		flags |= IM_DBLK_MAGIC;
+	if (reread || (st->w.junk && !block_form) || (flags & IM_DBLK_MAGIC) ||
+	    st->hdr) {
+		struct im_dblk b = {
+			.dir = ip->ino, .dablk = dablk, .flags = flags,
+			.hdr = st->hdr, .magic = st->w.magic,
+			.found = st->hdr == IM_DBLK_HDR_OWNER ? st->hdr_owner :
+				 st->hdr_blkno,
+			.daddr = st->daddr,
+		};
+
+		im_dblk_add(c->r->imap, &b);
+	}
+}
+
 enum dir_verdict {
 	DV_KEEP,	/* kept (rebuilt if damaged) */
 	DV_CLEAR,	/* cleared: "would have cleared inode" */
@@ -1560,8 +1749,10 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	size_t j = 0;
 
 	c->dhdr.dir = ip->ino;
+	c->dhdr.hashck = IM_HASH_OK;
 	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
+	c->leaf_unread = false;
 	if (ip->format != XFS_DINODE_FMT_LOCAL && del->n)
 		last = del->v[del->n - 1].br_startoff +
 		       del->v[del->n - 1].br_blockcount;
@@ -1618,10 +1809,40 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			continue;
 		st->crc_bad |= f->code == PR_DIR_BAD_CRC;
 		st->magic_bad |= f->code == PR_DIR_BAD_MAGIC;
+		if (f->obj.daddr != (xfs_daddr_t)-1)
+			st->daddr = f->obj.daddr;
+		/* the reference checks the owner, then blkno, then UUID */
+		if (f->code == PR_DIR_BAD_OWNER) {
+			st->hdr = IM_DBLK_HDR_OWNER;
+			st->hdr_owner = f->found;
+		} else if (f->code == PR_DIR_BAD_BLKNO &&
+			   st->hdr != IM_DBLK_HDR_OWNER) {
+			st->hdr = IM_DBLK_HDR_BLKNO;
+			st->hdr_blkno = f->found;
+		} else if (f->code == PR_DIR_BAD_UUID && !st->hdr) {
+			st->hdr = IM_DBLK_HDR_UUID;
+		}
 		st->verifier |= dir_verifier_code(f->code, block_form);
 		st->breaks |= dir_scan_breaks(f);
 	}
 	findings_truncate(&c->fl, j);
+	/* each block with findings, read whole as the reference reads it */
+	for (unsigned i = 0; i < bl.n; i++)
+		bl.v[i].read = !rp_dblk_words(fs, del,
+					      dir_db_to_dablk(g, bl.v[i].db),
+					      block_form, &bl.v[i].w);
+	{
+		struct dblk_ctx x = { g, &bl };
+
+		keep_notes(c, dir_bestfree_said, &x);
+	}
+	/* the leaf matched with the data: the reference's phase 6 says it */
+	if (form == DIR_FORM_BLOCK ||
+	    (form == DIR_FORM_LEAF && !c->leaf_unread)) {
+		c->dhdr.hashck = dir_hash_verdict(c);
+		if (c->dhdr.hashck != IM_HASH_OK)
+			keep_notes(c, dir_hash_code, NULL);
+	}
 	flush(c, ip->mode, NULL, false);
 
 	for (unsigned i = 0; i < bl.n; i++) {
@@ -1663,6 +1884,8 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			dir_forget_dots(c, NULLFSINO);
 		}
 	}
+	for (unsigned i = 0; i < bl.n; i++)
+		dir_dblk_later(c, ip, &bl.v[i], block_form);
 	for (size_t i = 0; i < del->n && all_bad; i++) {
 		const struct xfs_bmbt_irec *e = &del->v[i];
 
@@ -1691,6 +1914,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		/* ... and phase 4 keeps it, parent unknown (see above) */
 		say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
 		dir_forget_dots(c, 0);
+		ch->revived |= 1ull << bit;
 	}
 	if (dotdot_self(c, ip)) {
 		say_ino(c, PR_RP_DOTDOT_SELF, 0, 0);

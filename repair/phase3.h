@@ -30,6 +30,9 @@ struct p3ag {
 						   reference would clear it */
 	bool			attr0_said;	/* "corrupt block 0" of the
 						   attribute fork said */
+	bool			leaf_unread;	/* a leaf directory's leaf block
+						   is not read to its entries
+						   (dir_tree_words) */
 	/* claims on their way to the space map, a batch at a time */
 #define P3_CLAIMS	512
 	struct sm_rec		claims[P3_CLAIMS];

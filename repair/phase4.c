@@ -15,8 +15,14 @@
  * lists (from the records phase 2 took of each, where it took them as
  * the reference does).
  *
- * And, as the reference looks at every directory again here, the
- * entries that name an inode not in use now that discovery is over.
+ * And, as the reference looks at every directory again here, in inode
+ * order: the entries that name an inode not in use now that discovery is
+ * over; the data blocks its phase 3 verifier refused, which it now reads
+ * whole from its cache (struct im_dblk: their entries do not parse, or
+ * their bestfree table is wrong); and a block-form directory its phase 3
+ * would clear but this look keeps (im_chunk.revived), free until it is
+ * reached -- its own "." names a free inode -- and then in use ("imap
+ * claims in-use inode N is free").
  *
  * What it leaves for phase 5: every AG of r->smap sorted.
  */
@@ -136,12 +142,23 @@ static void conflict(uint32_t agno, const struct sm_rec *a,
 /*
  * Directory entries naming inodes that are not in use.  The reference
  * looks at every directory again in its phase 4, with inode discovery
- * over: an entry naming an inode of no known chunk ("non-existent"), or
- * one free or cleared in phase 3 ("free"), would be junked.  An inode it
- * clears only on this second look (im_chunk.late) is free for the
- * directories it looks at after it, in inode order.
+ * over, in inode order: an entry naming an inode of no known chunk
+ * ("non-existent"), or one free or cleared in phase 3 ("free"), would be
+ * junked.  An inode it clears only on this second look (im_chunk.late)
+ * is free for the directories it looks at after it; one its phase 3
+ * cleared and this look keeps (im_chunk.revived) is free for those it
+ * looks at before it, and for itself: its own "." names a free inode.
  */
 enum ref_kind { REF_OK, REF_FREE, REF_NONE };
+
+static bool revived(const struct repair *r, xfs_ino_t ino)
+{
+	const struct im_chunk *ch;
+	unsigned bit;
+
+	ch = im_find(r->imap, ino, &bit);
+	return ch && ((ch->revived >> bit) & 1);
+}
 
 static enum ref_kind ref_kind(const struct repair *r, xfs_ino_t dir,
 			      xfs_ino_t child)
@@ -153,7 +170,8 @@ static enum ref_kind ref_kind(const struct repair *r, xfs_ino_t dir,
 	if (!ch)
 		return REF_NONE;
 	if (((ch->used >> bit) & 1) && !((ch->cleared >> bit) & 1))
-		return REF_OK;
+		return ((ch->revived >> bit) & 1) && child >= dir ?
+		       REF_FREE : REF_OK;
 	if (((ch->late >> bit) & 1) && child > dir)
 		return REF_OK;
 	return REF_FREE;
@@ -185,7 +203,10 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 			return 0;
 		a.field = "dotdot";
 	} else if (namelen == 1 && name[0] == '.' && ino == x->d->dir) {
-		return 0;	/* a "." naming another inode is an entry */
+		/* a "." naming another inode is an entry */
+		if (x->shortform || !revived(r, ino))
+			return 0;
+		a.field = "dot";
 	} else {
 		if (x->pos >= x->d->n)
 			return 1;
@@ -210,12 +231,59 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 	return 0;
 }
 
+/* One directory's entries, read again if one names an inode not in use. */
+static void dir_refs(struct p4ag *c, const struct im_dir *d)
+{
+	struct repair *r = c->r;
+	const struct inomap *im = r->imap;
+	struct refs x = { .c = c, .d = d };
+	struct fs_inode ip;
+	bool bad;
+
+	bad = revived(r, d->dir) ||
+	      (dotdot_in_block(d) && ref_kind(r, d->dir, d->dotdot) != REF_OK);
+	for (size_t k = 0; k < d->n && !bad; k++)
+		bad = ref_kind(r, d->dir,
+			       im->edges.v[d->first + k].child) != REF_OK;
+	/* names and places: the directory is read again if need be */
+	if (!bad || inode_read(r->fs, d->dir, &ip, NULL))
+		return;
+	x.shortform = ip.format == XFS_DINODE_FMT_LOCAL;
+	dir_iterate_pos(r->fs, &ip, NULL, refs_cb, &x, NULL);
+	inode_release(&ip);
+}
+
+/*
+ * A data block its phase 3 could not use (the verifier refused it), as
+ * the reference reads it now from its cache, unverified: its entries do
+ * not parse ("would junk block"), or they do and its bestfree table is
+ * wrong.
+ */
+static void dblk_words(struct p4ag *c, const struct im_dblk *b)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+	if (!(b->flags & IM_DBLK_REREAD))
+		return;
+	a.obj.ino = b->dir;
+	a.obj.index = b->dablk;
+	if (b->flags & IM_DBLK_JUNK)
+		rp_say(c->out, PR_RP_DIR_BLOCK_JUNK, &a);
+	else if (b->flags & IM_DBLK_BADBEST)
+		rp_say(c->out, PR_RP_DIR_BESTFREE, &a);
+}
+
+/*
+ * The AG's directories and the directory blocks read again, in inode
+ * order (both lists are sorted by it): per directory, its entries, its
+ * blocks, and last, if its phase 3 cleared it, the map corrected.
+ */
 static void check_dir_refs(struct p4ag *c, xfs_agnumber_t agno)
 {
 	struct repair *r = c->r;
 	const struct inomap *im = r->imap;
 	xfs_ino_t lo = agino_to_ino(&r->fs->geo, agno, 0);
-	size_t i = 0, hi = im->ndirs;
+	size_t i = 0, hi = im->ndirs, j = im_dblk_first(im, lo);
 
 	/* the AG's first directory (they are sorted by inode number) */
 	while (i < hi) {
@@ -226,25 +294,32 @@ static void check_dir_refs(struct p4ag *c, xfs_agnumber_t agno)
 		else
 			hi = mid;
 	}
-	for (; i < im->ndirs; i++) {
-		const struct im_dir *d = &im->dirs[i];
-		struct refs x = { .c = c, .d = d };
-		struct fs_inode ip;
-		bool bad = false;
+	for (;;) {
+		xfs_ino_t di = NULLFSINO, bj = NULLFSINO, cur;
 
-		if (ino_to_agno(&r->fs->geo, d->dir) != agno)
+		if (i < im->ndirs &&
+		    ino_to_agno(&r->fs->geo, im->dirs[i].dir) == agno)
+			di = im->dirs[i].dir;
+		if (j < im->ndblks &&
+		    ino_to_agno(&r->fs->geo, im->dblks[j].dir) == agno)
+			bj = im->dblks[j].dir;
+		cur = di < bj ? di : bj;
+		if (cur == NULLFSINO)
 			break;
-		bad = dotdot_in_block(d) &&
-		      ref_kind(r, d->dir, d->dotdot) != REF_OK;
-		for (size_t k = 0; k < d->n && !bad; k++)
-			bad = ref_kind(r, d->dir,
-				       im->edges.v[d->first + k].child) != REF_OK;
-		/* names and places: the directory is read again if need be */
-		if (!bad || inode_read(r->fs, d->dir, &ip, NULL))
-			continue;
-		x.shortform = ip.format == XFS_DINODE_FMT_LOCAL;
-		dir_iterate_pos(r->fs, &ip, NULL, refs_cb, &x, NULL);
-		inode_release(&ip);
+		if (di == cur)
+			dir_refs(c, &im->dirs[i]);
+		for (; j < im->ndblks && im->dblks[j].dir == cur; j++)
+			dblk_words(c, &im->dblks[j]);
+		if (di == cur) {
+			if (revived(r, cur)) {
+				struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+				a.obj.ino = cur;
+				a.obj.agno = agno;
+				rp_say(c->out, PR_RP_INODE_REVIVED, &a);
+			}
+			i++;
+		}
 	}
 }
 

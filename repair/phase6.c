@@ -14,7 +14,14 @@
  * (the reference knows "." by the inode it names) and the directory
  * would get a new ".".  A directory of blocks that loses an entry
  * would be rebuilt, and one whose block or leaf index names an entry
- * junked for its inode has a bad hash table.  Every
+ * junked for its inode has a bad hash table.  The data blocks phase 3
+ * found damaged are read again as the reference reads them (struct
+ * im_dblk): one whose header names another owner, block or filesystem is
+ * skipped, its entries unread (their inodes not reached, a "." to be
+ * made); one whose entries do not parse is junked; a wrong magic number
+ * is fixed.  A block or leaf directory's leaf entries are matched with
+ * its data entries as phase 3 found them (im_dir.hashck), or else with
+ * those left after the junking.  Every
  * inode in use that no path from the root reaches is disconnected (the
  * reference would move it to lost+found): first the tops of disconnected
  * directory trees, whose subtrees are then walked as well, then whatever
@@ -206,16 +213,83 @@ static int names_cb(void *priv, const uint8_t *name, unsigned namelen,
 	return n->next < p->nprobs ? 0 : 1;
 }
 
+/*
+ * The data blocks phase 3 found the reference reads again here (struct
+ * im_dblk): one whose header is another's is skipped, one whose entries
+ * do not parse is junked, one whose magic number is wrong but whose
+ * entries parse gets the right one.  Returns whether a block was skipped
+ * or junked: its entries are then missing from those the leaf entries
+ * are matched with.
+ */
+static bool dblks_words(struct p6 *p, xfs_ino_t dir)
+{
+	const struct inomap *im = p->r->imap;
+	bool junked = false;
+
+	for (size_t j = im_dblk_first(im, dir);
+	     j < im->ndblks && im->dblks[j].dir == dir; j++) {
+		const struct im_dblk *b = &im->dblks[j];
+		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		a.obj.ino = dir;
+		a.obj.index = b->dablk;
+		if (b->hdr) {
+			static const enum fs_problem code[] = {
+				[IM_DBLK_HDR_OWNER] = PR_RP_DIR_HDR_OWNER,
+				[IM_DBLK_HDR_BLKNO] = PR_RP_DIR_HDR_BLKNO,
+				[IM_DBLK_HDR_UUID] = PR_RP_DIR_HDR_UUID,
+			};
+
+			/* none of its entries is read */
+			a.obj.daddr = b->daddr;
+			a.found = b->found;
+			rp_say(NULL, code[b->hdr], &a);
+			junked = true;
+		} else if ((b->flags & IM_DBLK_JUNK) &&
+			   !(b->flags & IM_DBLK_BLOCK)) {
+			rp_say(NULL, PR_RP_DIR_DATA_JUNK, &a);
+			junked = true;
+		} else if (b->flags & IM_DBLK_MAGIC) {
+			a.found = b->magic;
+			a.expected = (b->flags & IM_DBLK_BLOCK) ?
+				     XFS_DIR3_BLOCK_MAGIC : XFS_DIR3_DATA_MAGIC;
+			rp_say(NULL, PR_RP_DIR_MAGIC_FIX, &a);
+		}
+	}
+	return junked;
+}
+
+/* Whether phase 6 has words for a directory's blocks or leaf. */
+static bool dir_has_words(const struct p6 *p, const struct im_dir *d)
+{
+	const struct inomap *im = p->r->imap;
+	size_t j = im_dblk_first(im, d->dir);
+
+	return d->hashck != IM_HASH_OK ||
+	       (j < im->ndblks && im->dblks[j].dir == d->dir);
+}
+
+static const char *const hash_words[] = {
+	[IM_HASH_DUPLEAF]	= "duplicate leaf",
+	[IM_HASH_BADHASH]	= "hash value mismatch",
+	[IM_HASH_NODATA]	= "no data entry",
+	[IM_HASH_NOLEAF]	= "no leaf entry",
+	[IM_HASH_BADSTALE]	= "bad stale count",
+};
+
 static void report_dir(struct p6 *p, xfs_ino_t dir)
 {
 	struct repair *r = p->r;
 	struct names n = { .p = p, .dir = dir };
+	const struct im_dir *d = im_dir_find(r->imap, dir);
 	struct fs_inode ip;
 	struct im_chunk *ch;
 	unsigned bit;
 	bool shortform = false, junked = false, nodata = false, node = false;
+	bool block_form = false;
+	uint8_t hashck = d ? d->hashck : IM_HASH_OK;
 
-	n.name = calloc(p->nprobs, sizeof(*n.name));
+	n.name = calloc(p->nprobs ? p->nprobs : 1, sizeof(*n.name));
 	if (!n.name)
 		goto out;
 	for (size_t i = 0; i < p->nprobs; i++)
@@ -228,11 +302,24 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 		if (!shortform &&
 		    !fork_extents(r->fs, &ip, XFS_DATA_FORK, &el, NULL, NULL,
 				  NULL))
-			node = dir_form_of(&r->fs->geo, &el) == DIR_FORM_NODE;
+		{
+			enum dir_form form = dir_form_of(&r->fs->geo, &el);
+
+			node = form == DIR_FORM_NODE;
+			block_form = form == DIR_FORM_BLOCK;
+		}
 		extents_free(&el);
-		dir_iterate(r->fs, &ip, NULL, names_cb, &n, NULL);
+		if (p->nprobs)
+			dir_iterate(r->fs, &ip, NULL, names_cb, &n, NULL);
 		inode_release(&ip);
 	}
+	/*
+	 * A leaf directory's block junked or skipped: the leaf names its
+	 * entries.  (A block-form directory's block skipped is not matched
+	 * with its leaf at all.)
+	 */
+	if (dblks_words(p, dir) && !node)
+		hashck = block_form ? IM_HASH_OK : IM_HASH_NODATA;
 	for (size_t i = 0; i < p->nprobs; i++) {
 		const struct p6_prob *x = &p->probs[i];
 		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
@@ -263,11 +350,18 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 	 * directory's leaf has an entry with no data entry (a node
 	 * directory's leaves are checked without a word).
 	 */
-	if (nodata && !shortform && !node) {
+	if (hashck == IM_HASH_OK && nodata)
+		hashck = IM_HASH_NODATA;
+	if (hashck != IM_HASH_OK && !shortform && !node) {
 		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 
 		a.obj.ino = dir;
-		rp_say(NULL, PR_RP_DIR_HASH_NODATA, &a);
+		if (hashck == IM_HASH_NODATA) {
+			rp_say(NULL, PR_RP_DIR_HASH_NODATA, &a);
+		} else {
+			a.s1 = hash_words[hashck];
+			rp_say(NULL, PR_RP_DIR_HASH_BAD, &a);
+		}
 	}
 	/*
 	 * An entry junked from a directory of blocks means a rebuild (a
@@ -286,6 +380,80 @@ out:
 	p->nprobs = 0;
 }
 
+/*
+ * The entries phase 6 of the reference does not read: those of a data
+ * block whose header is another's (IM_DBLK_HDR_*).  Phase 3 kept them in
+ * the order the blocks give them; reading the directory again with
+ * positions tells which block each is in.
+ */
+struct unread {
+	const struct inomap	*im;
+	xfs_ino_t		dir;
+	size_t			pos, n;
+	bool			*skip;		/* per entry (edge) */
+	bool			dot, dotdot;	/* "." and ".." unread */
+};
+
+static bool block_unread(const struct inomap *im, xfs_ino_t dir,
+			 xfs_dablk_t dablk)
+{
+	for (size_t j = im_dblk_first(im, dir);
+	     j < im->ndblks && im->dblks[j].dir == dir; j++)
+		if (im->dblks[j].dablk == dablk && im->dblks[j].hdr)
+			return true;
+	return false;
+}
+
+static int unread_cb(void *priv, const uint8_t *name, unsigned namelen,
+		     xfs_ino_t ino, unsigned ftype, xfs_dablk_t dablk,
+		     uint32_t offset)
+{
+	struct unread *u = priv;
+	bool s = block_unread(u->im, u->dir, dablk);
+
+	(void)ftype;
+	(void)offset;
+	if (namelen == 2 && name[0] == '.' && name[1] == '.') {
+		u->dotdot |= s;
+		return 0;
+	}
+	if (namelen == 1 && name[0] == '.' && ino == u->dir) {
+		u->dot |= s;
+		return 0;
+	}
+	if (u->pos < u->n)
+		u->skip[u->pos] = s;
+	u->pos++;
+	return 0;
+}
+
+/* Fill u for directory d if a block of it is unread (else u->skip NULL). */
+static void find_unread(struct p6 *p, const struct im_dir *d,
+			struct unread *u)
+{
+	const struct inomap *im = p->r->imap;
+	bool any = false;
+	struct fs_inode ip;
+
+	memset(u, 0, sizeof(*u));
+	u->im = im;
+	u->dir = d->dir;
+	for (size_t j = im_dblk_first(im, d->dir);
+	     j < im->ndblks && im->dblks[j].dir == d->dir; j++)
+		any |= im->dblks[j].hdr != IM_DBLK_HDR_OK;
+	if (!any)
+		return;
+	u->n = d->n;
+	u->skip = calloc(d->n ? d->n : 1, sizeof(*u->skip));
+	if (!u->skip || inode_read(p->r->fs, d->dir, &ip, NULL)) {
+		free(u->skip);
+		u->skip = NULL;
+		return;
+	}
+	dir_iterate_pos(p->r->fs, &ip, NULL, unread_cb, u, NULL);
+	inode_release(&ip);
+}
+
 /* Walk every directory reachable from the queue. */
 static void walk(struct p6 *p)
 {
@@ -297,6 +465,7 @@ static void walk(struct p6 *p)
 		const struct im_dir *d = im_dir_find(r->imap, dir);
 		struct im_chunk *dch;
 		unsigned dbit;
+		struct unread u;
 
 		dch = im_find(r->imap, dir, &dbit);
 		if (unreadable(dch, dbit)) {
@@ -309,14 +478,18 @@ static void walk(struct p6 *p)
 		}
 		if (!d)
 			continue;
-		check_dot_ftype(p, 0, dir, d->dot_ftype);
+		find_unread(p, d, &u);
+		if (!u.dot)
+			check_dot_ftype(p, 0, dir, d->dot_ftype);
 		for (size_t k = 0; k < d->n; k++) {
 			const struct im_edge *e = &r->imap->edges.v[d->first + k];
 			struct im_chunk *ch;
 			unsigned bit;
 
-			if (k == d->dotdot_pos)
+			if (k == d->dotdot_pos && !u.dotdot)
 				check_dotdot(p, d, k);
+			if (u.skip && u.skip[k])
+				continue;
 
 			ch = im_find(r->imap, e->child, &bit);
 			if (!in_use(ch, bit)) {
@@ -392,17 +565,19 @@ static void walk(struct p6 *p)
 			ch->reached |= 1ull << bit;
 			push(p, e->child);
 		}
-		if (d->dotdot_pos >= d->n)
+		if (d->dotdot_pos >= d->n && !u.dotdot)
 			check_dotdot(p, d, d->n);
 		/*
 		 * A first block read with a ".." but no "." naming the
-		 * directory: the reference would create one (and counts
-		 * the link it gives, as we did above).
+		 * directory, or one whose "." is not read: the reference
+		 * would create one (and counts the link it gives, as we did
+		 * above).
 		 */
-		if (d->dotdot_ftype != IM_FT_NONE &&
-		    d->dot_ftype == IM_FT_NONE)
+		if ((d->dotdot_ftype != IM_FT_NONE &&
+		     d->dot_ftype == IM_FT_NONE) || u.dot)
 			add_prob(p, d->n, dir, PR_RP_DOT_CREATE, 0);
-		if (p->nprobs)
+		free(u.skip);
+		if (p->nprobs || dir_has_words(p, d))
 			report_dir(p, dir);
 	}
 }

@@ -148,6 +148,25 @@ void rp_rt_check(struct repair *r);
 void rp_rt_free(struct repair *r);
 
 /*
+ * dirdata.c: a directory data block as the reference reads it whole when
+ * it looks at it again after its phase 3 -- in phase 4 (a block its
+ * verifier refused there) and in phase 6: whether its items parse to the
+ * end of the entry region (else the block "would junk block"), and
+ * whether its bestfree table holds by the reference's rule (else "bad
+ * bestfree table ... would repair table").
+ */
+struct rp_dblk_words {
+	bool		junk;
+	bool		badbest;	/* only meaningful when !junk */
+	uint32_t	magic;		/* as the block has it */
+};
+void rp_dblk_scan(const struct fs_geom *g, const uint8_t *data,
+		  bool block_form, struct rp_dblk_words *w);
+/* The same, read through the data fork's extents (0 or a negative errno). */
+int rp_dblk_words(struct fs *fs, const struct fs_extents *del,
+		  xfs_dablk_t dablk, bool block_form, struct rp_dblk_words *w);
+
+/*
  * upgrade.c: -c inobtcount/bigtime/nrext64, after phase 2.  May end the
  * run (exit 0: nothing to do; exit 1: the log is too small).
  */

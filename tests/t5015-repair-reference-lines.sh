@@ -45,13 +45,28 @@
 #     ("out-of-order bmap key"), a bad key in the inode's bmbt root, and
 #     a bmbt leaf's header (magic, level, owner, block, UUID);
 #   - a leaf or node directory's leaf, node and free blocks: the single
-#     leaf block ("leaf block D for directory inode I bad CRC", "bad
-#     header", "bad tail", "expected owner inode ..."), the dabtree root
+#     leaf block ("leaf block D for directory inode I bad CRC" -- also
+#     for an address past its bests --, "bad header", "bad tail",
+#     "expected owner inode ..."), the dabtree root
 #     ("corrupt directory tree block", "unknown magic number", a node hash
 #     corrected either way, a count past the children), leafn blocks
 #     ("corrupt directory leafn block", "bad directory leaf magic #", the
 #     header's owner, block and UUID) and free blocks ("bad header",
-#     "entry I ... bad", "bad nused"); of two damaged blocks the lowest.
+#     "entry I ... bad", "bad nused"); of two damaged blocks the lowest;
+#   - directory data blocks the reference looks at again: one its phase 3
+#     verifier refused, read whole in phase 4 ("bad bestfree table ...
+#     would repair table", "corrupt block N in directory inode N" /
+#     "would junk block"); a block-form directory phase 3 would clear and
+#     phase 4 keeps, free until then ("entry \"dir_block\" ... references
+#     free inode N", its own "entry \".\" ... references free inode N",
+#     "imap claims in-use inode N is free, would correct imap"); in phase
+#     6 a leaf directory's block junked ("corrupt block N in directory
+#     inode N: would junk block"), a magic number fixed ("would fix magic
+#     # to ..."), one whose header names another owner, block or
+#     filesystem skipped ("expected owner inode N, got N, directory block
+#     N", its entries' inodes disconnected, "would create missing \".\""),
+#     and the leaf matched with the data ("bad hash table for directory
+#     inode N (hash value mismatch|bad stale count|no data entry)").
 # And no kind of line (its words, numbers aside) more often than the
 # reference prints it, or more than once if it prints none: a damaged
 # count must not make a line per entry it breaks.  Known exceptions,
@@ -147,6 +162,20 @@ std | node directory: free block nvalid past the data blocks | inode {ino:/dir_n
 std | node directory: free block nvalid below nused | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nvalid 20
 std | node directory: free block nused | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nused 1
 std | node directory: free block best | inode {ino:/dir_node}; dblock 16777216; write -d fbests[3] 7
+plain | block directory's bestfree table: refused in phase 3, read whole and kept in phase 4 | inode {ino:/dir_block}; dblock 0; fuzz -d bhdr.bestfree[0].offset zeroes
+std | block directory's last free tag: junked in phase 4 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[42].freetag add
+plain | block directory's leaf hash: kept in phase 4, leaf matched in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bleaf[2].hashval sub
+plain | block directory's leaf address: no data entry | inode {ino:/dir_block}; dblock 0; fuzz -d bleaf[0].address lastbit
+plain | block directory's stale count | inode {ino:/dir_block}; dblock 0; fuzz -d btail.stale sub
+plain | block directory's magic number: fixed in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bhdr.hdr.magic firstbit
+plain | leaf directory's data block tag: junked in phases 4 and 6 | inode {ino:/dir_leaf}; dblock 0; fuzz -d du[0].tag zeroes
+std | leaf directory's leaf hash (leaf form) | inode {ino:/dir_leaf}; dblock 8388608; fuzz -d lents[401].hashval add
+std | block directory's owner: its entries unread in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bhdr.hdr.owner ones
+std | block directory's blkno: kept in phase 4, unread in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bhdr.hdr.bno sub
+std | leaf directory's data block owner: unread in phase 6, no data entry | inode {ino:/dir_leaf}; dblock 0; fuzz -d dhdr.hdr.owner add
+plain | node directory's data block owner | inode {ino:/dir_node}; dblock 0; fuzz -d dhdr.hdr.owner ones
+std | block directory's file type out of range (read as unknown) | inode {ino:/dir_block}; dblock 0; fuzz -d bu[2].filetype ones
+plain | leaf directory's leaf address past its bests: the verifier's | inode {ino:/dir_leaf}; dblock 8388608; fuzz -d lents[2].address firstbit
 EOF
 # ---- free space btrees the reference counts as empty or reads at the
 # AGF's height: their roots out of the AG, at a wrong or impossible height,

@@ -79,11 +79,14 @@ top_builddir=$(cd "$1" && pwd) || exit 2
 export top_srcdir top_builddir
 : "${TMPDIR:=/dev/shm}"
 export TMPDIR
+# (test-lib.sh names our tools in the build tree: an XK_REPAIR given
+# stands)
+xk_repair_given=${XK_REPAIR:-}
 # shellcheck source=/dev/null
 . "$top_srcdir/tests/lib/test-lib.sh"
 # shellcheck source=/dev/null
 . "$top_srcdir/tests/lib/repair-images.sh"
-: "${XK_REPAIR:=$top_builddir/repair/xfs_repair}"
+XK_REPAIR=${xk_repair_given:-$top_builddir/repair/xfs_repair}
 [ -x "$XK_REPAIR" ] || { echo "no $XK_REPAIR" >&2; exit 2; }
 [ -z "$keep" ] || mkdir -p "$keep" || exit 2
 

@@ -1,0 +1,133 @@
+/*
+ * A directory data block read whole, as the reference reads it when it
+ * looks at a block again after its phase 3 (see rp_dblk_words in
+ * repair.h).
+ *
+ * What goes in: the block, through the directory's extent list, read
+ * with no verifier.  What comes out: whether its items parse to the end
+ * of the entry region, and whether its bestfree table holds by the
+ * reference's rule.  What stays true: nothing outside the block is read,
+ * whatever its header and items say.
+ *
+ * The rule (format: xfs_dir3_data_hdr, xfs_dir2_data_unused, the data
+ * entry): items are read from the end of the header to the end of the
+ * entry region (the block's end, or for a block-form block the start of
+ * its leaf array, which the tail's count places); a free region ends the
+ * reading if it runs past the region, is empty or not 8-aligned, or its
+ * tag is not its offset; an entry ends it if it runs past the region or
+ * its tag is not its offset.  The bestfree table is wrong when an empty
+ * slot has an offset, the lengths are not in decreasing order, two free
+ * regions are adjacent, a slot names a region twice, a region as long as
+ * the third slot's is in no slot, or a slot that is not empty names no
+ * region.  A region is a slot's if it is at least as long as the third
+ * slot and the slot (before the first with offset 0) has its offset.
+ */
+#include "config.h"
+#include <errno.h>
+#include "dir.h"
+#include "repair.h"
+
+static unsigned be16_at(const uint8_t *p)
+{
+	return ((unsigned)p[0] << 8) | p[1];
+}
+
+void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
+		  struct rp_dblk_words *w)
+{
+	const struct xfs_dir3_data_hdr *h = (const void *)d;
+	const uint32_t hdr = sizeof(struct xfs_dir3_data_hdr);
+	int64_t end = g->dirblksize;
+	unsigned len[XFS_DIR2_DATA_FD_COUNT], off[XFS_DIR2_DATA_FD_COUNT];
+	unsigned freeseen = 0;
+	bool badbest = false, lastfree = false;
+	int64_t p = hdr;
+
+	if (block_form) {
+		const struct xfs_dir2_block_tail *t = (const void *)(d +
+			g->dirblksize - sizeof(struct xfs_dir2_block_tail));
+		int64_t tail = g->dirblksize - sizeof(*t);
+
+		end = tail - (int64_t)get_be32(t->count) *
+			     (int64_t)sizeof(struct xfs_dir2_leaf_entry);
+		if (end > tail)
+			end = tail;
+	}
+	for (unsigned i = 0; i < XFS_DIR2_DATA_FD_COUNT; i++) {
+		len[i] = get_be16(h->best_free[i].length);
+		off[i] = get_be16(h->best_free[i].offset);
+		if (!len[i]) {
+			badbest |= off[i] != 0;
+			freeseen |= 1u << i;
+		}
+	}
+	badbest |= len[0] < len[1] || len[1] < len[2];
+	while (p < end) {
+		if (p + 4 <= (int64_t)g->dirblksize &&
+		    be16_at(d + p) == XFS_DIR2_DATA_FREE_TAG) {
+			unsigned l = be16_at(d + p + 2);
+			int found = -1;
+
+			if (p + l > end || !l || (l & (XFS_DIR2_DATA_ALIGN - 1)))
+				break;
+			if (be16_at(d + p + l - 2) != (unsigned)p)
+				break;
+			badbest |= lastfree;
+			if (l >= len[2])
+				for (unsigned i = 0; i < XFS_DIR2_DATA_FD_COUNT;
+				     i++) {
+					if (!off[i])
+						break;
+					if (off[i] == (unsigned)p) {
+						found = (int)i;
+						break;
+					}
+				}
+			if (found >= 0) {
+				badbest |= (freeseen >> found) & 1;
+				freeseen |= 1u << found;
+			} else {
+				badbest |= l > len[2];
+			}
+			p += l;
+			lastfree = true;
+			continue;
+		}
+		{
+			unsigned sz;
+
+			if (p + 9 > (int64_t)g->dirblksize)
+				break;
+			sz = dir2_data_entsize(g->has_ftype, d[p + 8]);
+			if (p + sz > end)
+				break;
+			if (be16_at(d + p + sz - 2) != (unsigned)p)
+				break;
+			p += sz;
+			lastfree = false;
+		}
+	}
+	w->magic = get_be32(h->hdr.magic);
+	w->junk = p != end;
+	w->badbest = freeseen != 7 || badbest;
+}
+
+int rp_dblk_words(struct fs *fs, const struct fs_extents *del,
+		  xfs_dablk_t dablk, bool block_form, struct rp_dblk_words *w)
+{
+	const struct fs_geom *g = &fs->geo;
+	struct fs_buf *bp;
+	int err;
+
+	w->junk = w->badbest = false;
+	err = fork_read(fs, del, dablk, g->dirblkfsbs, NULL, NULL, &bp);
+	if (err)
+		return err;
+	if (bp->len < g->dirblksize) {
+		buf_release(bp);
+		return -EIO;
+	}
+	rp_dblk_scan(g, bp->data, block_form, w);
+	buf_release(bp);
+	return 0;
+}
