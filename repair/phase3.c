@@ -747,8 +747,8 @@ static void flush_claims(struct p3ag *c)
 	c->nclaims = 0;
 }
 
-static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
-		  uint64_t offset)
+static void claim_as(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
+		     uint64_t owner, uint64_t offset)
 {
 	const struct fs_geom *g = &c->r->fs->geo;
 
@@ -756,8 +756,14 @@ static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
 		flush_claims(c);
 	c->claim_ag[c->nclaims] = fsb_to_agno(g, fsb);
 	c->claims[c->nclaims++] = (struct sm_rec){ fsb_to_agbno(g, fsb),
-						   (uint32_t)len, c->ino,
+						   (uint32_t)len, owner,
 						   offset };
+}
+
+static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
+		  uint64_t offset)
+{
+	claim_as(c, fsb, len, c->ino, offset);
 }
 
 static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e,
@@ -772,6 +778,66 @@ static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e,
 	claim(c, e->br_startblock, e->br_blockcount, off);
 }
 
+/*
+ * Does this finding of a fork's walk end the reference's walk there?  As
+ * fork_first_only() holds them -- but the reference claims a bmbt block
+ * before it counts the block's records, so a record count wrong in the
+ * block at daddr blk does not keep that block from being claimed.
+ */
+static bool walk_held(const struct fs_finding *f, bool attr, xfs_daddr_t blk)
+{
+	if (f->obj.type == OBJ_BMBT &&
+	    (f->code == PR_BTREE_RECS_OUT_OF_ORDER ||
+	     (f->code == PR_BTREE_BAD_SIBLING && !(f->flags & FND_EXPECTED))))
+		return false;
+	if (f->code == PR_BTREE_BAD_NUMRECS && f->obj.daddr == blk)
+		return false;
+	return fork_verdict(f, attr) != V_NOTE;
+}
+
+/*
+ * Has the reference's walk of the fork stopped before the bmbt block at
+ * daddr blk?  It claims blocks and extents as it goes and stops at the
+ * first thing it holds against the fork; what it claimed stays claimed
+ * even when it then clears the inode.  Once stopped, the extents mapped
+ * so far are the last it would claim.
+ */
+static bool walk_stopped(struct p3ag *c, xfs_daddr_t blk)
+{
+	if (c->walk_stopped || !c->walk_el)
+		return c->walk_stopped;
+	for (size_t i = c->walk_fl0; i < c->fl.n; i++) {
+		if (walk_held(&c->fl.v[i], c->attr, blk)) {
+			c->walk_stopped = true;
+			c->walk_stop_n = c->walk_el->n;
+			break;
+		}
+	}
+	return c->walk_stopped;
+}
+
+/* Start following the reference's walk of a fork mapped into el. */
+static void walk_begin(struct p3ag *c, const struct fs_extents *el)
+{
+	c->walk_fl0 = c->fl.n;
+	c->walk_el = el;
+	c->walk_stopped = false;
+	c->walk_stop_n = 0;
+}
+
+/* The extents of el the reference's walk claimed: how many, from the start. */
+static size_t walk_end(struct p3ag *c, const struct fs_extents *el)
+{
+	size_t n = el->n;
+
+	if (el->bad_seen && el->nbefore_bad < n)
+		n = el->nbefore_bad;
+	if (c->walk_stopped && c->walk_stop_n < n)
+		n = c->walk_stop_n;
+	c->walk_el = NULL;
+	return n;
+}
+
 static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
 {
 	struct p3ag *c = priv;
@@ -779,7 +845,7 @@ static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
 
 	(void)level;
 	c->bmbt_blocks[c->attr]++;
-	if (fsb_valid(g, fsb))
+	if (fsb_valid(g, fsb) && !walk_stopped(c, fsb_to_daddr(g, fsb)))
 		claim(c, fsb, 1, XFS_RMAP_OFF_BMBT_BLOCK |
 		      (c->attr ? XFS_RMAP_OFF_ATTR_FORK : 0));
 	return 0;
@@ -1724,6 +1790,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
 	xfs_fsblock_t empty_leaf;
+	size_t nkeep;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
@@ -1793,7 +1860,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	memset(c->bmbt_blocks, 0, sizeof(c->bmbt_blocks));
 	c->attr = false;
 	c->ip = &ip;
+	walk_begin(c, &del);
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
+	nkeep = walk_end(c, &del);
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
@@ -1803,17 +1872,24 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (cut)
 		say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
 	/* the reference's walk, and its claims, end at the first bad record */
-	if (del.bad_seen)
-		del.n = del.nbefore_bad;
+	del.n = nkeep;
 	if (v == V_INODE) {
 		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);
+		/* what its walk claimed before it gave up stays claimed */
+		if (!(ip.flags & XFS_DIFLAG_REALTIME))
+			for (size_t i = 0; i < del.n; i++)
+				claim_as(c, del.v[i].br_startblock,
+					 del.v[i].br_blockcount,
+					 SM_OWN_CLEARED, 0);
 		goto out;
 	}
 	if (inode_has_attr_fork(&ip) && !attr_bad) {
 		c->attr = true;
+		walk_begin(c, &ael);
 		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
 			     &c->fl);
+		nkeep = walk_end(c, &ael);
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
 		fork_first_only(c, true);
 		cut = map_cut(c, &ip, XFS_ATTR_FORK);
@@ -1821,8 +1897,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		c->attr = false;
 		if (cut)
 			say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
-		if (ael.bad_seen)
-			ael.n = ael.nbefore_bad;
+		ael.n = nkeep;
 		if (v == V_ATTR)
 			attr_bad = attr_map_bad = true;
 	}

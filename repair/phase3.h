@@ -37,6 +37,16 @@ struct p3ag {
 	unsigned		nclaims;
 	uint64_t		count_found[2];
 	/*
+	 * Where the reference's walk of the fork being mapped stopped: the
+	 * findings of the walk begin at c->fl.v[walk_fl0]; once one of them
+	 * is held against the fork, no later bmbt block and no later extent
+	 * (walk_el->n at that point: walk_stop_n) is claimed.
+	 */
+	size_t			walk_fl0;
+	const struct fs_extents	*walk_el;
+	bool			walk_stopped;
+	size_t			walk_stop_n;
+	/*
 	 * Chunks no inobt record lists that the reference reads all the
 	 * same, in inobt order: the root inode's (r->root_chunk_made) and
 	 * those only the finobt lists.  Sorted; taken as the walk of the
