@@ -416,6 +416,19 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	a.v2 = f->extra;
 	a.field = f->field;
 	/*
+	 * A root's record count: none at all, or more than the fork holds,
+	 * which the reference says as the bytes the root would need
+	 * (xfs_bmdr_block: a 4-byte header, then a key and a pointer per
+	 * record).
+	 */
+	if (f->code == PR_BMAP_BAD_ROOT && f->field &&
+	    (!strcmp(f->field, "u3.bmbt.numrecs") ||
+	     !strcmp(f->field, "a.bmbt.numrecs"))) {
+		a.s1 = f->field[0] == 'a' ? "attr" : "data";
+		a.field = f->found ? "bmbt root size" : "bmbt root numrecs 0";
+		a.found = 4 + 16 * f->found;
+	}
+	/*
 	 * The first block of the attribute fork, refused by the verifier
 	 * the reference reads it with: it says "corrupt block 0" once and
 	 * reads no further (the finding is kept as a note).
@@ -1775,6 +1788,55 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	return true;
 }
 
+/*
+ * inode_verify's findings about a bmap btree root in the inode, as the
+ * reference meets them: it reads a fork's root only once the core has
+ * passed, checks its level first and stops at the first thing wrong.  A
+ * record count after a bad level, or a data fork root when something
+ * else clears the inode first (an attribute fork root, when the data
+ * fork's does), is kept as a note (PR_NONE here).
+ * Returns whether the data fork's root alone clears the inode -- the
+ * reference's "bad data fork".
+ */
+static bool root_findings(struct p3ag *c)
+{
+	bool level_bad[2] = { false, false }, data_root = false;
+	bool other_fatal = false;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code != PR_BMAP_BAD_ROOT) {
+			other_fatal |= core_verdict(f) == V_INODE;
+			continue;
+		}
+		if (field_is(f, "u3.bmbt.level"))
+			level_bad[0] = true;
+		else if (field_is(f, "a.bmbt.level"))
+			level_bad[1] = true;
+		if (field_is(f, "a."))
+			continue;
+		data_root = true;
+		if (!field_is(f, "u3.bmbt."))
+			other_fatal = true;	/* no root at all */
+	}
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+		bool attr = field_is(f, "a.");
+
+		if (f->code != PR_BMAP_BAD_ROOT || !field_is(f, attr ?
+		    "a.bmbt." : "u3.bmbt."))
+			continue;
+		if ((level_bad[attr] && field_is(f, attr ? "a.bmbt.numrecs" :
+						 "u3.bmbt.numrecs")) ||
+		    other_fatal || (attr && data_root)) {
+			rp_note_finding(f);
+			f->code = PR_NONE;
+		}
+	}
+	return data_root && !other_fatal;
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -1791,6 +1853,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep;
+	bool data_root_bad;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
@@ -1806,6 +1869,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		for (size_t i = 0; i < c->fl.n; i++)
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 				c->fl.v[i].code = PR_NONE;
+	data_root_bad = root_findings(c);
 	{
 		size_t j = 0;
 
@@ -1827,6 +1891,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
 		return;
 	}
+	if (v == V_INODE && data_root_bad)
+		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 	if (v == V_INODE || inode_decode(&fs->geo, c->ino, raw, &ip)) {
 		mark_cleared(c, ch, bit);
 		return;
