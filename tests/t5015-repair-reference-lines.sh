@@ -69,7 +69,8 @@ flood_ok='is not in the inode btree, would add it$|: unknown block state, ag N|-
 
 # IMAGE | WHAT | XFS_DB COMMANDS (separated by ;; {ino:/PATH} is the
 # inode number of PATH in IMAGE) [| an egrep of reference lines left out:
-# each such case has its row in repair/DIFFERENCES.md]
+# each such case has its row in repair/DIFFERENCES.md]; a line starting
+# with # is a comment
 cat > "$T/cases" <<'EOF'
 std | AG 0 skipped: the root chunk stood in for | agf 0; fuzz -d magicnum zeroes
 std | AG 1 skipped (AGF): its chunk found by discovery | agf 1; fuzz -d magicnum zeroes
@@ -137,7 +138,17 @@ std | node directory: free block nvalid past the data blocks | inode {ino:/dir_n
 std | node directory: free block nvalid below nused | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nvalid 20
 std | node directory: free block nused | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nused 1
 std | node directory: free block best | inode {ino:/dir_node}; dblock 16777216; write -d fbests[3] 7
+# a data fork damaged part way: the blocks claimed before it stay in use
+std | bmbt leaf: a record out of order, the blocks before it claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[1].startoff add
+std | bmbt leaf: its block number, nothing of the tree claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d bno firstbit
+std | extent list: a bad second offset, the first extent claimed | inode {ino:/dir_leaf}; fuzz -d u3.bmx[1].startoff lastbit
+std | extent list: an unwritten fourth extent, three claimed | inode {ino:/dir_leaf}; fuzz -d u3.bmx[3].extentflag ones
+plain | bmbt root in the inode: bad level | inode {ino:/file_btree}; fuzz -d u3.bmbt.level ones
+plain | bmbt root in the inode: extents read as a root, level 0 | inode {ino:/file_sparse}; fuzz -d core.format lastbit
+plain | bmbt root in the inode: no records | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 0
+plain | bmbt root in the inode: more records than the fork holds | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 100
 EOF
+sed -i '/^#/d' "$T/cases"
 plan "$(wc -l < "$T/cases")"
 
 while IFS='|' read -r image what cmds leftout; do
