@@ -147,6 +147,8 @@ plain | bmbt root in the inode: bad level | inode {ino:/file_btree}; fuzz -d u3.
 plain | bmbt root in the inode: extents read as a root, level 0 | inode {ino:/file_sparse}; fuzz -d core.format lastbit
 plain | bmbt root in the inode: no records | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 0
 plain | bmbt root in the inode: more records than the fork holds | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 100
+plain | extent list: a start block among the AG headers | inode {ino:/file_sparse}; fuzz -d u3.bmx[1].startblock zeroes
+plain | symlink extent: a start block among the AG headers | inode {ino:/link_long}; fuzz -d u3.bmx[0].startblock zeroes
 EOF
 sed -i '/^#/d' "$T/cases"
 plan "$(wc -l < "$T/cases")"
