@@ -1837,6 +1837,37 @@ static bool root_findings(struct p3ag *c)
 	return data_root && !other_fatal;
 }
 
+/*
+ * A data fork extent count larger than the fork holds: the reference
+ * does not check the count against the fork, it walks that many records
+ * and stops at the first bad one -- in the fork, where the space past
+ * the last record is zeros, at the first of those ("zero length extent",
+ * "bmap rec out of order ... [0 0 0]").  The finding is put aside for the
+ * walk to decide (c->overrun); when nothing else clears the inode first.
+ */
+static void defer_overrun(struct p3ag *c, const struct xfs_dinode *d)
+{
+	struct fs_finding *over = NULL;
+
+	c->has_overrun = false;
+	if (d->di_format != XFS_DINODE_FMT_EXTENTS)
+		return;
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code == PR_INODE_BAD_NEXTENTS &&
+		    field_is(f, "core.nextents") && f->found > f->expected)
+			over = f;
+		else if (core_verdict(f) == V_INODE)
+			return;
+	}
+	if (!over)
+		return;
+	c->overrun = *over;
+	c->has_overrun = true;
+	over->code = PR_NONE;
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -1870,6 +1901,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 				c->fl.v[i].code = PR_NONE;
 	data_root_bad = root_findings(c);
+	defer_overrun(c, d);
 	{
 		size_t j = 0;
 
@@ -1894,6 +1926,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (v == V_INODE && data_root_bad)
 		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 	if (v == V_INODE || inode_decode(&fs->geo, c->ino, raw, &ip)) {
+		if (c->has_overrun)
+			say_finding(c, &c->overrun, mode, false);
 		mark_cleared(c, ch, bit);
 		return;
 	}
@@ -1915,6 +1949,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (inode_is_dir(&ip) && (ip.format == XFS_DINODE_FMT_EXTENTS ||
 				  ip.format == XFS_DINODE_FMT_BTREE) &&
 	    dir_size_bad(c, &ip)) {
+		if (c->has_overrun)
+			say_finding(c, &c->overrun, mode, false);
 		mark_cleared(c, ch, bit);
 		inode_release(&ip);
 		return;
@@ -1937,6 +1973,14 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	v = flush(c, mode, fork_verdict, false);
 	if (cut)
 		say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
+	if (c->has_overrun && !del.bad_seen && v != V_INODE) {
+		/* the walk would go on past the fork: the count clears it */
+		say_finding(c, &c->overrun, mode, false);
+		mark_cleared(c, ch, bit);
+		goto out;
+	}
+	if (c->has_overrun)
+		rp_note_finding(&c->overrun);	/* the walk said it */
 	/* the reference's walk, and its claims, end at the first bad record */
 	del.n = nkeep;
 	if (v == V_INODE) {

@@ -42,6 +42,12 @@ struct p3ag {
 	 * is held against the fork, no later bmbt block and no later extent
 	 * (walk_el->n at that point: walk_stop_n) is claimed.
 	 */
+	/*
+	 * An extent count the data fork cannot hold: the reference walks
+	 * the records all the same, so the finding waits for the walk.
+	 */
+	struct fs_finding	overrun;
+	bool			has_overrun;
 	size_t			walk_fl0;
 	const struct fs_extents	*walk_el;
 	bool			walk_stopped;

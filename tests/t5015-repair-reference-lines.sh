@@ -149,6 +149,8 @@ plain | bmbt root in the inode: no records | inode {ino:/file_btree}; write -d u
 plain | bmbt root in the inode: more records than the fork holds | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 100
 plain | extent list: a start block among the AG headers | inode {ino:/file_sparse}; fuzz -d u3.bmx[1].startblock zeroes
 plain | symlink extent: a start block among the AG headers | inode {ino:/link_long}; fuzz -d u3.bmx[0].startblock zeroes
+plain | extent count past the fork: the walk stops at the first zero record | inode {ino:/file_sparse}; fuzz -d core.nextents middlebit
+plain | a directory's extent count past the fork | inode {ino:/dir_block}; fuzz -d core.nextents add
 EOF
 sed -i '/^#/d' "$T/cases"
 plan "$(wc -l < "$T/cases")"
