@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ag.h"
 #include "bmap.h"
 #include "fields.h"
 
@@ -227,8 +228,15 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 					r->br_startblock);
 			ok = false;
 		}
-	} else if (ok && !fsb_extent_valid(g, r->br_startblock,
-					   r->br_blockcount)) {
+	} else if (ok && (!fsb_extent_valid(g, r->br_startblock,
+					    r->br_blockcount) ||
+			  fsb_to_agbno(g, r->br_startblock) <
+			  ag_first_block(g))) {
+		/*
+		 * No extent starts among the AG headers (superblock, AGF,
+		 * AGI, AGFL): the kernel's block check, xfs_verify_fsbno,
+		 * refuses such a start as it refuses one past the AG.
+		 */
 		fs_report_found(sc->fl, PR_BMAP_BAD_STARTBLOCK, &o, fld,
 				r->br_startblock);
 		ok = false;

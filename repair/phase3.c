@@ -419,6 +419,19 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	a.v2 = f->extra;
 	a.field = f->field;
 	/*
+	 * A root's record count: none at all, or more than the fork holds,
+	 * which the reference says as the bytes the root would need
+	 * (xfs_bmdr_block: a 4-byte header, then a key and a pointer per
+	 * record).
+	 */
+	if (f->code == PR_BMAP_BAD_ROOT && f->field &&
+	    (!strcmp(f->field, "u3.bmbt.numrecs") ||
+	     !strcmp(f->field, "a.bmbt.numrecs"))) {
+		a.s1 = f->field[0] == 'a' ? "attr" : "data";
+		a.field = f->found ? "bmbt root size" : "bmbt root numrecs 0";
+		a.found = 4 + 16 * f->found;
+	}
+	/*
 	 * The first block of the attribute fork, refused by the verifier
 	 * the reference reads it with: it says "corrupt block 0" once and
 	 * reads no further (the finding is kept as a note).
@@ -757,8 +770,8 @@ static void flush_claims(struct p3ag *c)
 	c->nclaims = 0;
 }
 
-static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
-		  uint64_t offset)
+static void claim_as(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
+		     uint64_t owner, uint64_t offset)
 {
 	const struct fs_geom *g = &c->r->fs->geo;
 
@@ -766,8 +779,14 @@ static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
 		flush_claims(c);
 	c->claim_ag[c->nclaims] = fsb_to_agno(g, fsb);
 	c->claims[c->nclaims++] = (struct sm_rec){ fsb_to_agbno(g, fsb),
-						   (uint32_t)len, c->ino,
+						   (uint32_t)len, owner,
 						   offset };
+}
+
+static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
+		  uint64_t offset)
+{
+	claim_as(c, fsb, len, c->ino, offset);
 }
 
 static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e,
@@ -782,6 +801,66 @@ static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e,
 	claim(c, e->br_startblock, e->br_blockcount, off);
 }
 
+/*
+ * Does this finding of a fork's walk end the reference's walk there?  As
+ * fork_first_only() holds them -- but the reference claims a bmbt block
+ * before it counts the block's records, so a record count wrong in the
+ * block at daddr blk does not keep that block from being claimed.
+ */
+static bool walk_held(const struct fs_finding *f, bool attr, xfs_daddr_t blk)
+{
+	if (f->obj.type == OBJ_BMBT &&
+	    (f->code == PR_BTREE_RECS_OUT_OF_ORDER ||
+	     (f->code == PR_BTREE_BAD_SIBLING && !(f->flags & FND_EXPECTED))))
+		return false;
+	if (f->code == PR_BTREE_BAD_NUMRECS && f->obj.daddr == blk)
+		return false;
+	return fork_verdict(f, attr) != V_NOTE;
+}
+
+/*
+ * Has the reference's walk of the fork stopped before the bmbt block at
+ * daddr blk?  It claims blocks and extents as it goes and stops at the
+ * first thing it holds against the fork; what it claimed stays claimed
+ * even when it then clears the inode.  Once stopped, the extents mapped
+ * so far are the last it would claim.
+ */
+static bool walk_stopped(struct p3ag *c, xfs_daddr_t blk)
+{
+	if (c->walk_stopped || !c->walk_el)
+		return c->walk_stopped;
+	for (size_t i = c->walk_fl0; i < c->fl.n; i++) {
+		if (walk_held(&c->fl.v[i], c->attr, blk)) {
+			c->walk_stopped = true;
+			c->walk_stop_n = c->walk_el->n;
+			break;
+		}
+	}
+	return c->walk_stopped;
+}
+
+/* Start following the reference's walk of a fork mapped into el. */
+static void walk_begin(struct p3ag *c, const struct fs_extents *el)
+{
+	c->walk_fl0 = c->fl.n;
+	c->walk_el = el;
+	c->walk_stopped = false;
+	c->walk_stop_n = 0;
+}
+
+/* The extents of el the reference's walk claimed: how many, from the start. */
+static size_t walk_end(struct p3ag *c, const struct fs_extents *el)
+{
+	size_t n = el->n;
+
+	if (el->bad_seen && el->nbefore_bad < n)
+		n = el->nbefore_bad;
+	if (c->walk_stopped && c->walk_stop_n < n)
+		n = c->walk_stop_n;
+	c->walk_el = NULL;
+	return n;
+}
+
 static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
 {
 	struct p3ag *c = priv;
@@ -789,7 +868,7 @@ static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
 
 	(void)level;
 	c->bmbt_blocks[c->attr]++;
-	if (fsb_valid(g, fsb))
+	if (fsb_valid(g, fsb) && !walk_stopped(c, fsb_to_daddr(g, fsb)))
 		claim(c, fsb, 1, XFS_RMAP_OFF_BMBT_BLOCK |
 		      (c->attr ? XFS_RMAP_OFF_ATTR_FORK : 0));
 	return 0;
@@ -1953,6 +2032,86 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	return true;
 }
 
+/*
+ * inode_verify's findings about a bmap btree root in the inode, as the
+ * reference meets them: it reads a fork's root only once the core has
+ * passed, checks its level first and stops at the first thing wrong.  A
+ * record count after a bad level, or a data fork root when something
+ * else clears the inode first (an attribute fork root, when the data
+ * fork's does), is kept as a note (PR_NONE here).
+ * Returns whether the data fork's root alone clears the inode -- the
+ * reference's "bad data fork".
+ */
+static bool root_findings(struct p3ag *c)
+{
+	bool level_bad[2] = { false, false }, data_root = false;
+	bool other_fatal = false;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code != PR_BMAP_BAD_ROOT) {
+			other_fatal |= core_verdict(f) == V_INODE;
+			continue;
+		}
+		if (field_is(f, "u3.bmbt.level"))
+			level_bad[0] = true;
+		else if (field_is(f, "a.bmbt.level"))
+			level_bad[1] = true;
+		if (field_is(f, "a."))
+			continue;
+		data_root = true;
+		if (!field_is(f, "u3.bmbt."))
+			other_fatal = true;	/* no root at all */
+	}
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+		bool attr = field_is(f, "a.");
+
+		if (f->code != PR_BMAP_BAD_ROOT || !field_is(f, attr ?
+		    "a.bmbt." : "u3.bmbt."))
+			continue;
+		if ((level_bad[attr] && field_is(f, attr ? "a.bmbt.numrecs" :
+						 "u3.bmbt.numrecs")) ||
+		    other_fatal || (attr && data_root)) {
+			rp_note_finding(f);
+			f->code = PR_NONE;
+		}
+	}
+	return data_root && !other_fatal;
+}
+
+/*
+ * A data fork extent count larger than the fork holds: the reference
+ * does not check the count against the fork, it walks that many records
+ * and stops at the first bad one -- in the fork, where the space past
+ * the last record is zeros, at the first of those ("zero length extent",
+ * "bmap rec out of order ... [0 0 0]").  The finding is put aside for the
+ * walk to decide (c->overrun); when nothing else clears the inode first.
+ */
+static void defer_overrun(struct p3ag *c, const struct xfs_dinode *d)
+{
+	struct fs_finding *over = NULL;
+
+	c->has_overrun = false;
+	if (d->di_format != XFS_DINODE_FMT_EXTENTS)
+		return;
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code == PR_INODE_BAD_NEXTENTS &&
+		    field_is(f, "core.nextents") && f->found > f->expected)
+			over = f;
+		else if (core_verdict(f) == V_INODE)
+			return;
+	}
+	if (!over)
+		return;
+	c->overrun = *over;
+	c->has_overrun = true;
+	over->code = PR_NONE;
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -1968,6 +2127,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
 	xfs_fsblock_t empty_leaf;
+	size_t nkeep;
+	bool data_root_bad;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
@@ -1983,6 +2144,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		for (size_t i = 0; i < c->fl.n; i++)
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 				c->fl.v[i].code = PR_NONE;
+	data_root_bad = root_findings(c);
+	defer_overrun(c, d);
 	{
 		size_t j = 0;
 
@@ -2004,7 +2167,11 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
 		return;
 	}
+	if (v == V_INODE && data_root_bad)
+		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 	if (v == V_INODE || inode_decode(&fs->geo, c->ino, raw, &ip)) {
+		if (c->has_overrun)
+			say_finding(c, &c->overrun, mode, false);
 		mark_cleared(c, ch, bit);
 		return;
 	}
@@ -2026,6 +2193,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (inode_is_dir(&ip) && (ip.format == XFS_DINODE_FMT_EXTENTS ||
 				  ip.format == XFS_DINODE_FMT_BTREE) &&
 	    dir_size_bad(c, &ip)) {
+		if (c->has_overrun)
+			say_finding(c, &c->overrun, mode, false);
 		mark_cleared(c, ch, bit);
 		inode_release(&ip);
 		return;
@@ -2037,7 +2206,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	memset(c->bmbt_blocks, 0, sizeof(c->bmbt_blocks));
 	c->attr = false;
 	c->ip = &ip;
+	walk_begin(c, &del);
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
+	nkeep = walk_end(c, &del);
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
@@ -2046,18 +2217,33 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	v = flush(c, mode, fork_verdict, false);
 	if (cut)
 		say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
+	if (c->has_overrun && !del.bad_seen && v != V_INODE) {
+		/* the walk would go on past the fork: the count clears it */
+		say_finding(c, &c->overrun, mode, false);
+		mark_cleared(c, ch, bit);
+		goto out;
+	}
+	if (c->has_overrun)
+		rp_note_finding(&c->overrun);	/* the walk said it */
 	/* the reference's walk, and its claims, end at the first bad record */
-	if (del.bad_seen)
-		del.n = del.nbefore_bad;
+	del.n = nkeep;
 	if (v == V_INODE) {
 		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);
+		/* what its walk claimed before it gave up stays claimed */
+		if (!(ip.flags & XFS_DIFLAG_REALTIME))
+			for (size_t i = 0; i < del.n; i++)
+				claim_as(c, del.v[i].br_startblock,
+					 del.v[i].br_blockcount,
+					 SM_OWN_CLEARED, 0);
 		goto out;
 	}
 	if (inode_has_attr_fork(&ip) && !attr_bad) {
 		c->attr = true;
+		walk_begin(c, &ael);
 		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
 			     &c->fl);
+		nkeep = walk_end(c, &ael);
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
 		fork_first_only(c, true);
 		cut = map_cut(c, &ip, XFS_ATTR_FORK);
@@ -2065,8 +2251,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		c->attr = false;
 		if (cut)
 			say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
-		if (ael.bad_seen)
-			ael.n = ael.nbefore_bad;
+		ael.n = nkeep;
 		if (v == V_ATTR)
 			attr_bad = attr_map_bad = true;
 	}

@@ -40,6 +40,22 @@ struct p3ag {
 	unsigned		nclaims;
 	uint64_t		count_found[2];
 	/*
+	 * Where the reference's walk of the fork being mapped stopped: the
+	 * findings of the walk begin at c->fl.v[walk_fl0]; once one of them
+	 * is held against the fork, no later bmbt block and no later extent
+	 * (walk_el->n at that point: walk_stop_n) is claimed.
+	 */
+	/*
+	 * An extent count the data fork cannot hold: the reference walks
+	 * the records all the same, so the finding waits for the walk.
+	 */
+	struct fs_finding	overrun;
+	bool			has_overrun;
+	size_t			walk_fl0;
+	const struct fs_extents	*walk_el;
+	bool			walk_stopped;
+	size_t			walk_stop_n;
+	/*
 	 * Chunks no inobt record lists that the reference reads all the
 	 * same, in inobt order: the root inode's (r->root_chunk_made) and
 	 * those only the finobt lists.  Sorted; taken as the walk of the

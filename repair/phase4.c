@@ -122,6 +122,8 @@ static void conflict(uint32_t agno, const struct sm_rec *a,
 	(void)len;
 	if (!ai && !bi)
 		return;		/* AG metadata: ag_check's */
+	if (a->owner == SM_OWN_CLEARED || b->owner == SM_OWN_CLEARED)
+		return;		/* a cleared inode's: no one's to claim */
 	if (ai && bi) {
 		if (c->r->fs->geo.has_reflink && sm_is_data(a) && sm_is_data(b))
 			return;	/* shared data: the refcountbt's business */

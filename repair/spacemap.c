@@ -362,7 +362,7 @@ int sm_derive_rmaps(const struct spacemap *sm, uint32_t agno,
 	for (size_t i = 0; i < ag->n; i++) {
 		const struct sm_rec *r = &ag->v[i];
 
-		if (r->owner == SM_OWN_FREE)
+		if (r->owner == SM_OWN_FREE || r->owner == SM_OWN_CLEARED)
 			continue;
 		if (sm_list_add(out, r->agbno, r->len, r->owner, r->offset))
 			return -ENOMEM;

@@ -35,6 +35,14 @@
 
 /* A free extent (the bnobt's claim); XFS_RMAP_OWN_NULL is never stored. */
 #define SM_OWN_FREE	XFS_RMAP_OWN_NULL
+/*
+ * Blocks an inode's fork walk claimed before the inode was cleared: the
+ * reference's block map keeps them in use, but no owner has them (they
+ * are no reverse mapping, no shared extent, and no one's to conflict
+ * with); they are only not free.  Below every XFS_RMAP_OWN_* value, so
+ * never an on-disk owner this map would be compared with.
+ */
+#define SM_OWN_CLEARED	XFS_RMAP_OWN_MIN
 
 struct sm_rec {
 	uint32_t	agbno;

@@ -88,7 +88,8 @@ flood_ok='is not in the inode btree, would add it$|: unknown block state, ag N|-
 
 # IMAGE | WHAT | XFS_DB COMMANDS (separated by ;; {ino:/PATH} is the
 # inode number of PATH in IMAGE) [| an egrep of reference lines left out:
-# each such case has its row in repair/DIFFERENCES.md]
+# each such case has its row in repair/DIFFERENCES.md]; a line starting
+# with # is a comment
 cat > "$T/cases" <<'EOF'
 std | AG 0 skipped: the root chunk stood in for | agf 0; fuzz -d magicnum zeroes
 std | AG 1 skipped (AGF): its chunk found by discovery | agf 1; fuzz -d magicnum zeroes
@@ -192,7 +193,21 @@ plain | bnobt levels plausible but wrong | agf 0; write -d bnolevel 2
 std | cntbt levels wrong, with an rmapbt: the root still the tree's | agf 0; write -d cntlevel 2
 plain | cntbt root of another kind: counted empty | agf 0; addr cntroot; write -d magic 0
 std | bnobt root of another kind, with an rmapbt: unknown block state | agf 1; addr bnoroot; write -d magic 0
+# a data fork damaged part way: the blocks claimed before it stay in use
+std | bmbt leaf: a record out of order, the blocks before it claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[1].startoff add
+std | bmbt leaf: its block number, nothing of the tree claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d bno firstbit
+std | extent list: a bad second offset, the first extent claimed | inode {ino:/dir_leaf}; fuzz -d u3.bmx[1].startoff lastbit
+std | extent list: an unwritten fourth extent, three claimed | inode {ino:/dir_leaf}; fuzz -d u3.bmx[3].extentflag ones
+plain | bmbt root in the inode: bad level | inode {ino:/file_btree}; fuzz -d u3.bmbt.level ones
+plain | bmbt root in the inode: extents read as a root, level 0 | inode {ino:/file_sparse}; fuzz -d core.format lastbit
+plain | bmbt root in the inode: no records | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 0
+plain | bmbt root in the inode: more records than the fork holds | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 100
+plain | extent list: a start block among the AG headers | inode {ino:/file_sparse}; fuzz -d u3.bmx[1].startblock zeroes
+plain | symlink extent: a start block among the AG headers | inode {ino:/link_long}; fuzz -d u3.bmx[0].startblock zeroes
+plain | extent count past the fork: the walk stops at the first zero record | inode {ino:/file_sparse}; fuzz -d core.nextents middlebit
+plain | a directory's extent count past the fork | inode {ino:/dir_block}; fuzz -d core.nextents add
 EOF
+sed -i '/^#/d' "$T/cases"
 plan "$(wc -l < "$T/cases")"
 
 while IFS='|' read -r image what cmds leftout; do
