@@ -17,6 +17,8 @@ libfs_libxfskit_a_SOURCES = \
 	libfs/format/crc32c.c \
 	libfs/findings.h \
 	libfs/findings.c \
+	libfs/array.h \
+	libfs/array.c \
 	libfs/device.h \
 	libfs/device.c \
 	libfs/bcache.h \

@@ -35,6 +35,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "heap.h"
 #include "inode.h"
 #include "phase3.h"
@@ -191,15 +192,12 @@ static void claim_chunk(struct repair *r, xfs_agnumber_t agno,
 
 static int found_add(struct rp_ag *ag, xfs_agino_t start)
 {
-	if (ag->nfound == ag->capfound) {
-		size_t ncap = ag->capfound ? ag->capfound * 2 : 16;
-		xfs_agino_t *nv = realloc(ag->found, ncap * sizeof(*nv));
+	xfs_agino_t *nv = fs_array_grow(ag->found, &ag->capfound,
+					ag->nfound + 1, sizeof(*nv), 16);
 
-		if (!nv)
-			return -1;
-		ag->found = nv;
-		ag->capfound = ncap;
-	}
+	if (!nv)
+		return -1;
+	ag->found = nv;
 	ag->found[ag->nfound++] = start;
 	return 0;
 }

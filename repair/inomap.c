@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "inomap.h"
 
 struct inomap *im_create(const struct fs_geom *g)
@@ -60,17 +61,12 @@ struct im_chunk *im_add_chunk(struct inomap *im, xfs_agnumber_t agno,
 			      uint64_t ifree)
 {
 	struct im_ag *ag = &im->ags[agno];
-	struct im_chunk *c;
+	struct im_chunk *c, *nv;
 
-	if (ag->n == ag->cap) {
-		size_t ncap = ag->cap ? ag->cap * 2 : 16;
-		struct im_chunk *nv = realloc(ag->v, ncap * sizeof(*nv));
-
-		if (!nv)
-			return NULL;
-		ag->v = nv;
-		ag->cap = ncap;
-	}
+	nv = fs_array_grow(ag->v, &ag->cap, ag->n + 1, sizeof(*nv), 16);
+	if (!nv)
+		return NULL;
+	ag->v = nv;
 	c = &ag->v[ag->n++];
 	memset(c, 0, sizeof(*c));
 	c->startino = startino;
@@ -128,15 +124,12 @@ struct im_chunk *im_find(const struct inomap *im, xfs_ino_t ino,
 
 int im_edges_add(struct im_edges *e, xfs_ino_t child, uint8_t ftype)
 {
-	if (e->n == e->cap) {
-		size_t ncap = e->cap ? e->cap * 2 : 64;
-		struct im_edge *nv = realloc(e->v, ncap * sizeof(*nv));
+	struct im_edge *nv;
 
-		if (!nv)
-			return -ENOMEM;
-		e->v = nv;
-		e->cap = ncap;
-	}
+	nv = fs_array_grow(e->v, &e->cap, e->n + 1, sizeof(*nv), 64);
+	if (!nv)
+		return -ENOMEM;
+	e->v = nv;
 	e->v[e->n++] = (struct im_edge){ child, ftype };
 	return 0;
 }
@@ -151,34 +144,25 @@ int im_dir_add(struct inomap *im, const struct im_dir *hdr,
 	       struct im_edges *local)
 {
 	struct im_edges *e = &im->edges;
+	struct im_dir *ndirs;
+	struct im_edge *nedges;
 	int err = 0;
 
 	pthread_mutex_lock(&im->lock);
-	if (im->ndirs == im->capdirs) {
-		size_t ncap = im->capdirs ? im->capdirs * 2 : 64;
-		struct im_dir *nv = realloc(im->dirs, ncap * sizeof(*nv));
-
-		if (!nv) {
-			err = -ENOMEM;
-			goto out;
-		}
-		im->dirs = nv;
-		im->capdirs = ncap;
+	ndirs = fs_array_grow(im->dirs, &im->capdirs, im->ndirs + 1,
+			      sizeof(*ndirs), 64);
+	if (!ndirs) {
+		err = -ENOMEM;
+		goto out;
 	}
-	if (e->n + local->n > e->cap) {
-		size_t ncap = e->cap ? e->cap : 1024;
-		struct im_edge *nv;
-
-		while (ncap < e->n + local->n)
-			ncap *= 2;
-		nv = realloc(e->v, ncap * sizeof(*nv));
-		if (!nv) {
-			err = -ENOMEM;
-			goto out;
-		}
-		e->v = nv;
-		e->cap = ncap;
+	im->dirs = ndirs;
+	nedges = fs_array_grow(e->v, &e->cap, e->n + local->n, sizeof(*nedges),
+			       1024);
+	if (!nedges) {
+		err = -ENOMEM;
+		goto out;
 	}
+	e->v = nedges;
 	if (local->n)
 		memcpy(e->v + e->n, local->v, local->n * sizeof(*e->v));
 	im->dirs[im->ndirs] = *hdr;
@@ -221,20 +205,17 @@ void im_dirs_sort(struct inomap *im)
 
 int im_dblk_add(struct inomap *im, const struct im_dblk *b)
 {
+	struct im_dblk *nv;
 	int err = 0;
 
 	pthread_mutex_lock(&im->lock);
-	if (im->ndblks == im->capdblks) {
-		size_t ncap = im->capdblks ? im->capdblks * 2 : 16;
-		struct im_dblk *nv = realloc(im->dblks, ncap * sizeof(*nv));
-
-		if (!nv) {
-			err = -ENOMEM;
-			goto out;
-		}
-		im->dblks = nv;
-		im->capdblks = ncap;
+	nv = fs_array_grow(im->dblks, &im->capdblks, im->ndblks + 1,
+			   sizeof(*nv), 16);
+	if (!nv) {
+		err = -ENOMEM;
+		goto out;
 	}
+	im->dblks = nv;
 	im->dblks[im->ndblks++] = *b;
 	im->dirs_sorted = false;
 out:

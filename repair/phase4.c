@@ -30,6 +30,7 @@
 #include "format/dir.h"
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "dir.h"
 #include "progress.h"
 #include "repair.h"
@@ -50,18 +51,16 @@ struct p4ag {
 /* Has this owner been named already (and remember it if not)? */
 static bool named_before(struct p4ag *c, uint64_t owner)
 {
+	uint64_t *nv;
+
 	for (size_t i = 0; i < c->nnamed; i++)
 		if (c->named[i] == owner)
 			return true;
-	if (c->nnamed == c->capnamed) {
-		size_t ncap = c->capnamed ? c->capnamed * 2 : 16;
-		uint64_t *nv = realloc(c->named, ncap * sizeof(*nv));
-
-		if (!nv)
-			return false;
-		c->named = nv;
-		c->capnamed = ncap;
-	}
+	nv = fs_array_grow(c->named, &c->capnamed, c->nnamed + 1, sizeof(*nv),
+			   16);
+	if (!nv)
+		return false;
+	c->named = nv;
 	c->named[c->nnamed++] = owner;
 	return false;
 }

@@ -25,6 +25,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "array.h"
 #include "repair.h"
 #include "workers.h"
 
@@ -239,20 +240,17 @@ static void say_unaccounted(struct p5ag *c, const struct run *rm, size_t nrm,
 		uint64_t s = rm[i].start > pos ? rm[i].start : pos;
 		uint64_t e = rm[i].end < end ? rm[i].end : end;
 		struct rp_args a = RP_ARGS_INIT(OBJ_BNOBT);
+		struct run *nv;
 
 		a.obj.agno = c->agno;
 		a.found = s;
 		a.expected = e - 1;
 		rp_say(c->out, PR_RP_SPACE_UNACCOUNTED, &a);
-		if (c->nsaid == c->capsaid) {
-			size_t ncap = c->capsaid ? c->capsaid * 2 : 16;
-			struct run *nv = realloc(c->said, ncap * sizeof(*nv));
-
-			if (!nv)
-				continue;	/* the stale mapping is said too */
-			c->said = nv;
-			c->capsaid = ncap;
-		}
+		nv = fs_array_grow(c->said, &c->capsaid, c->nsaid + 1,
+				   sizeof(*nv), 16);
+		if (!nv)
+			continue;	/* the stale mapping is said too */
+		c->said = nv;
 		c->said[c->nsaid++] = (struct run){ s, e };
 	}
 }

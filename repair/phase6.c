@@ -44,6 +44,7 @@
 #include "config.h"
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "dir.h"
 #include "progress.h"
 #include "repair.h"
@@ -80,32 +81,25 @@ static xfs_ino_t dotdot_of(const struct p6 *p, xfs_ino_t dir)
 
 static void push(struct p6 *p, xfs_ino_t ino)
 {
-	if (p->qtail == p->qcap) {
-		size_t ncap = p->qcap ? p->qcap * 2 : 1024;
-		xfs_ino_t *nq = realloc(p->queue, ncap * sizeof(*nq));
+	xfs_ino_t *nq = fs_array_grow(p->queue, &p->qcap, p->qtail + 1,
+				      sizeof(*nq), 1024);
 
-		if (!nq)
-			rp_fatal(p->r, "out of memory walking the namespace\n");
-		p->queue = nq;
-		p->qcap = ncap;
-	}
+	if (!nq)
+		rp_fatal(p->r, "out of memory walking the namespace\n");
+	p->queue = nq;
 	p->queue[p->qtail++] = ino;
 }
 
 static void add_prob(struct p6 *p, size_t pos, xfs_ino_t child,
 		     enum fs_problem code, uint64_t expected)
 {
-	struct p6_prob *x;
+	struct p6_prob *x, *nv;
 
-	if (p->nprobs == p->capprobs) {
-		size_t ncap = p->capprobs ? p->capprobs * 2 : 16;
-		struct p6_prob *nv = realloc(p->probs, ncap * sizeof(*nv));
-
-		if (!nv)
-			return;
-		p->probs = nv;
-		p->capprobs = ncap;
-	}
+	nv = fs_array_grow(p->probs, &p->capprobs, p->nprobs + 1, sizeof(*nv),
+			   16);
+	if (!nv)
+		return;
+	p->probs = nv;
 	x = &p->probs[p->nprobs++];
 	memset(x, 0, sizeof(*x));
 	x->pos = pos;

@@ -15,6 +15,7 @@
  */
 #include "config.h"
 #include <stdlib.h>
+#include "array.h"
 #include "bmap.h"
 #include "repair.h"
 
@@ -53,17 +54,14 @@ void rp_rt_claim(struct repair *r, xfs_ino_t ino, const struct fs_extents *el)
 		return;
 	pthread_mutex_lock(&m->lock);
 	for (size_t i = 0; i < el->n; i++) {
-		if (m->n == m->cap) {
-			size_t ncap = m->cap ? m->cap * 2 : 64;
-			struct rt_rec *nv = realloc(m->v, ncap * sizeof(*nv));
+		struct rt_rec *nv = fs_array_grow(m->v, &m->cap, m->n + 1,
+						  sizeof(*nv), 64);
 
-			if (!nv) {
-				m->enomem = true;
-				break;
-			}
-			m->v = nv;
-			m->cap = ncap;
+		if (!nv) {
+			m->enomem = true;
+			break;
 		}
+		m->v = nv;
 		m->v[m->n++] = (struct rt_rec){ el->v[i].br_startblock,
 						el->v[i].br_blockcount, ino };
 	}
@@ -87,20 +85,17 @@ struct runs {
 
 static int runs_add(struct runs *u, uint64_t s, uint64_t e)
 {
+	void *nv;
+
 	if (u->n && s <= u->v[u->n - 1][1]) {
 		if (e > u->v[u->n - 1][1])
 			u->v[u->n - 1][1] = e;
 		return 0;
 	}
-	if (u->n == u->cap) {
-		size_t ncap = u->cap ? u->cap * 2 : 64;
-		void *nv = realloc(u->v, ncap * sizeof(*u->v));
-
-		if (!nv)
-			return -1;
-		u->v = nv;
-		u->cap = ncap;
-	}
+	nv = fs_array_grow(u->v, &u->cap, u->n + 1, sizeof(*u->v), 64);
+	if (!nv)
+		return -1;
+	u->v = nv;
 	u->v[u->n][0] = s;
 	u->v[u->n][1] = e;
 	u->n++;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "array.h"
 #include "heap.h"
 #include "spacemap.h"
 
@@ -44,37 +45,23 @@ void sm_destroy(struct spacemap *sm)
 	free(sm);
 }
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-	size_t ncap = *cap ? *cap : 64;
-	void *nv;
-
-	if (need <= *cap)
-		return 0;
-	while (ncap < need)
-		ncap *= 2;
-	nv = realloc(*v, ncap * size);
-	if (!nv)
-		return -ENOMEM;
-	*v = nv;
-	*cap = ncap;
-	return 0;
-}
-
 int sm_add(struct spacemap *sm, uint32_t agno, uint32_t agbno, uint32_t len,
 	   uint64_t owner, uint64_t offset)
 {
 	struct sm_ag *ag;
+	struct sm_rec *nv;
 	int err = 0;
 
 	if (agno >= sm->agcount || !len)
 		return -EINVAL;
 	ag = &sm->ags[agno];
 	pthread_mutex_lock(&ag->lock);
-	if (grow((void **)&ag->v, &ag->cap, ag->n + 1, sizeof(*ag->v))) {
+	nv = fs_array_grow(ag->v, &ag->cap, ag->n + 1, sizeof(*ag->v), 64);
+	if (!nv) {
 		ag->enomem = true;
 		err = -ENOMEM;
 	} else {
+		ag->v = nv;
 		ag->v[ag->n++] = (struct sm_rec){ agbno, len, owner, offset };
 		if (len > ag->maxlen)
 			ag->maxlen = len;
@@ -88,16 +75,19 @@ int sm_add_batch(struct spacemap *sm, uint32_t agno, const struct sm_rec *v,
 		 size_t n)
 {
 	struct sm_ag *ag;
+	struct sm_rec *nv;
 	int err = 0;
 
 	if (agno >= sm->agcount)
 		return -EINVAL;
 	ag = &sm->ags[agno];
 	pthread_mutex_lock(&ag->lock);
-	if (grow((void **)&ag->v, &ag->cap, ag->n + n, sizeof(*ag->v))) {
+	nv = fs_array_grow(ag->v, &ag->cap, ag->n + n, sizeof(*ag->v), 64);
+	if (!nv) {
 		ag->enomem = true;
 		err = -ENOMEM;
 	} else {
+		ag->v = nv;
 		for (size_t i = 0; i < n; i++) {
 			if (!v[i].len)
 				continue;
@@ -184,7 +174,7 @@ void sm_overlaps(const struct spacemap *sm, uint32_t agno, sm_overlap_fn fn,
 		 void *priv)
 {
 	const struct sm_ag *ag = &sm->ags[agno];
-	size_t *active = NULL, nactive = 0, capactive = 0;
+	size_t *active = NULL, nactive = 0, capactive = 0, *nv;
 
 	for (size_t i = 0; i < ag->n; i++) {
 		const struct sm_rec *r = &ag->v[i];
@@ -203,9 +193,11 @@ void sm_overlaps(const struct spacemap *sm, uint32_t agno, sm_overlap_fn fn,
 			fn(agno, a, r, r->agbno, (uint32_t)(end - r->agbno),
 			   priv);
 		}
-		if (grow((void **)&active, &capactive, nactive + 1,
-			 sizeof(*active)))
+		nv = fs_array_grow(active, &capactive, nactive + 1,
+				   sizeof(*active), 64);
+		if (!nv)
 			break;
+		active = nv;
 		active[nactive++] = i;
 	}
 	free(active);
@@ -255,10 +247,14 @@ void sm_list_free(struct sm_list *l)
 int sm_list_add(struct sm_list *l, uint32_t agbno, uint32_t len,
 		uint64_t owner, uint64_t offset)
 {
+	struct sm_rec *nv;
+
 	if (!len)
 		return 0;
-	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+	nv = fs_array_grow(l->v, &l->cap, l->n + 1, sizeof(*l->v), 64);
+	if (!nv)
 		return -ENOMEM;
+	l->v = nv;
 	l->v[l->n++] = (struct sm_rec){ agbno, len, owner, offset };
 	return 0;
 }
@@ -480,10 +476,14 @@ void sm_refc_free(struct sm_refc_list *l)
 int sm_refc_add(struct sm_refc_list *l, uint32_t agbno, uint32_t len,
 		uint32_t refcount, bool cow)
 {
+	struct sm_refc *nv;
+
 	if (!len)
 		return 0;
-	if (grow((void **)&l->v, &l->cap, l->n + 1, sizeof(*l->v)))
+	nv = fs_array_grow(l->v, &l->cap, l->n + 1, sizeof(*l->v), 64);
+	if (!nv)
 		return -ENOMEM;
+	l->v = nv;
 	l->v[l->n++] = (struct sm_refc){ agbno, len, refcount, cow };
 	return 0;
 }

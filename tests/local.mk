@@ -4,7 +4,8 @@
 UNIT_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 UNIT_LIBS = $(LIBFS_LIBS) $(CHECK_LIBS)
 
-check_PROGRAMS += tests/unit/test_crc32c tests/unit/test_geom tests/unit/test_bcache
+check_PROGRAMS += tests/unit/test_crc32c tests/unit/test_geom tests/unit/test_bcache \
+	tests/unit/test_array
 tests_unit_test_crc32c_SOURCES = tests/unit/test_crc32c.c
 tests_unit_test_crc32c_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_crc32c_LDADD = $(UNIT_LIBS)
@@ -15,8 +16,12 @@ tests_unit_test_geom_LDADD = $(UNIT_LIBS)
 tests_unit_test_bcache_SOURCES = tests/unit/test_bcache.c
 tests_unit_test_bcache_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_bcache_LDADD = $(UNIT_LIBS)
+tests_unit_test_array_SOURCES = tests/unit/test_array.c
+tests_unit_test_array_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_array_LDADD = $(UNIT_LIBS)
 
-TESTS += tests/unit/test_crc32c tests/unit/test_geom tests/unit/test_bcache
+TESTS += tests/unit/test_crc32c tests/unit/test_geom tests/unit/test_bcache \
+	tests/unit/test_array
 
 # walkfs: walk and verify a whole filesystem through libfs.
 noinst_PROGRAMS += tests/tools/walkfs
