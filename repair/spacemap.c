@@ -418,48 +418,77 @@ int sm_listed_free(const struct spacemap *sm, uint32_t agno,
 	return 0;
 }
 
-/* Do two records at the same place and owner say the same thing? */
-static bool same_rec(const struct sm_rec *a, const struct sm_rec *b)
+/*
+ * Walk two sorted arrays of `size`-byte elements together.  key() orders
+ * them (<0, 0, >0); for two elements with the same key, pair(a, b) is
+ * called when same() says they differ; an element with no counterpart
+ * gets pair(a, NULL) or pair(NULL, b).
+ */
+struct merge_ops {
+	int	(*key)(const void *a, const void *b);
+	bool	(*same)(const void *a, const void *b);
+	void	(*pair)(const void *a, const void *b, void *priv);
+};
+
+static void merge_walk(const void *av, size_t an, const void *bv, size_t bn,
+		       size_t size, const struct merge_ops *ops, void *priv)
 {
+	const char *a = av, *b = bv;
+	size_t i = 0, j = 0;
+
+	while (i < an || j < bn) {
+		int c = i == an ? 1 : j == bn ? -1 :
+			ops->key(a + i * size, b + j * size);
+
+		if (c < 0) {
+			ops->pair(a + i++ * size, NULL, priv);
+		} else if (c > 0) {
+			ops->pair(NULL, b + j++ * size, priv);
+		} else {
+			if (!ops->same(a + i * size, b + j * size))
+				ops->pair(a + i * size, b + j * size, priv);
+			i++;
+			j++;
+		}
+	}
+}
+
+/* sm_diff: records meet by (agbno, owner) and must agree in the rest. */
+struct rec_diff {
+	sm_diff_fn	fn;
+	void		*priv;
+};
+
+static int rec_key(const void *x, const void *y)
+{
+	const struct sm_rec *a = x, *b = y;
+	int c = cmp_u64(a->agbno, b->agbno);
+
+	return c ? c : cmp_u64(a->owner, b->owner);
+}
+
+static bool rec_same(const void *x, const void *y)
+{
+	const struct sm_rec *a = x, *b = y;
+
 	return a->len == b->len && a->offset == b->offset;
+}
+
+static void rec_pair(const void *a, const void *b, void *priv)
+{
+	const struct rec_diff *d = priv;
+
+	d->fn(a, b, d->priv);
 }
 
 void sm_diff(const struct sm_list *obs, const struct sm_list *disk,
 	     sm_diff_fn fn, void *priv)
 {
-	size_t i = 0, j = 0;
+	static const struct merge_ops ops = { rec_key, rec_same, rec_pair };
+	struct rec_diff d = { fn, priv };
 
-	while (i < obs->n || j < disk->n) {
-		const struct sm_rec *a = i < obs->n ? &obs->v[i] : NULL;
-		const struct sm_rec *b = j < disk->n ? &disk->v[j] : NULL;
-		int c;
-
-		if (!a) {
-			fn(NULL, b, priv);
-			j++;
-			continue;
-		}
-		if (!b) {
-			fn(a, NULL, priv);
-			i++;
-			continue;
-		}
-		c = cmp_u64(a->agbno, b->agbno);
-		if (!c)
-			c = cmp_u64(a->owner, b->owner);
-		if (!c) {
-			if (!same_rec(a, b))
-				fn(a, b, priv);
-			i++;
-			j++;
-		} else if (c < 0) {
-			fn(a, NULL, priv);
-			i++;
-		} else {
-			fn(NULL, b, priv);
-			j++;
-		}
-	}
+	merge_walk(obs->v, obs->n, disk->v, disk->n, sizeof(*obs->v), &ops,
+		   &d);
 }
 
 void sm_refc_init(struct sm_refc_list *l)
@@ -580,42 +609,42 @@ int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 	return 0;
 }
 
+/* sm_refc_diff: records meet by (domain, agbno), agree in the rest. */
+struct refc_diff {
+	sm_refc_diff_fn	fn;
+	void		*priv;
+};
+
+static int refc_key(const void *x, const void *y)
+{
+	const struct sm_refc *a = x, *b = y;
+	int c = cmp_u64(a->cow, b->cow);
+
+	return c ? c : cmp_u64(a->agbno, b->agbno);
+}
+
+static bool refc_same(const void *x, const void *y)
+{
+	const struct sm_refc *a = x, *b = y;
+
+	return a->len == b->len && a->refcount == b->refcount &&
+	       a->cowflag == b->cowflag;
+}
+
+static void refc_pair(const void *a, const void *b, void *priv)
+{
+	const struct refc_diff *d = priv;
+
+	d->fn(a, b, d->priv);
+}
+
 void sm_refc_diff(const struct sm_refc_list *obs,
 		  const struct sm_refc_list *disk, sm_refc_diff_fn fn,
 		  void *priv)
 {
-	size_t i = 0, j = 0;
+	static const struct merge_ops ops = { refc_key, refc_same, refc_pair };
+	struct refc_diff d = { fn, priv };
 
-	while (i < obs->n || j < disk->n) {
-		const struct sm_refc *a = i < obs->n ? &obs->v[i] : NULL;
-		const struct sm_refc *b = j < disk->n ? &disk->v[j] : NULL;
-		int c;
-
-		if (!a) {
-			fn(NULL, b, priv);
-			j++;
-			continue;
-		}
-		if (!b) {
-			fn(a, NULL, priv);
-			i++;
-			continue;
-		}
-		c = cmp_u64(a->cow, b->cow);
-		if (!c)
-			c = cmp_u64(a->agbno, b->agbno);
-		if (!c) {
-			if (a->len != b->len || a->refcount != b->refcount ||
-			    a->cowflag != b->cowflag)
-				fn(a, b, priv);
-			i++;
-			j++;
-		} else if (c < 0) {
-			fn(a, NULL, priv);
-			i++;
-		} else {
-			fn(NULL, b, priv);
-			j++;
-		}
-	}
+	merge_walk(obs->v, obs->n, disk->v, disk->n, sizeof(*obs->v), &ops,
+		   &d);
 }

@@ -269,6 +269,61 @@ START_TEST(refcounts_of_shared_extents)
 }
 END_TEST
 
+/* What sm_refc_diff handed over: obs only, disk only, both. */
+struct refc_seen {
+	unsigned	obs_only, disk_only, both;
+};
+
+static void sort_refc_diff(const struct sm_refc *o, const struct sm_refc *d,
+			   void *p)
+{
+	struct refc_seen *s = p;
+
+	if (o && d)
+		s->both++;
+	else if (o)
+		s->obs_only++;
+	else
+		s->disk_only++;
+}
+
+START_TEST(refc_diff_meets_records_by_domain_and_block)
+{
+	struct sm_refc_list obs, disk;
+	struct refc_seen s = { 0 };
+
+	sm_refc_init(&obs);
+	sm_refc_init(&disk);
+	sm_refc_add(&obs, 40, 2, 2, false);
+	sm_refc_add(&obs, 90, 1, 1, true);
+	sm_refc_add(&disk, 40, 2, 2, true);	/* same block, other domain */
+	sm_refc_add(&disk, 90, 1, 1, true);	/* the same record */
+	sm_refc_normalize(&obs);
+	sm_refc_normalize(&disk);
+	sm_refc_diff(&obs, &disk, sort_refc_diff, &s);
+	ck_assert_uint_eq(s.both, 0);
+	ck_assert_uint_eq(s.obs_only, 1);
+	ck_assert_uint_eq(s.disk_only, 1);
+
+	/* a list against itself: nothing; with one CoW bit flipped: a pair */
+	memset(&s, 0, sizeof(s));
+	sm_refc_diff(&obs, &obs, sort_refc_diff, &s);
+	ck_assert_uint_eq(s.both + s.obs_only + s.disk_only, 0);
+	sm_refc_free(&disk);
+	sm_refc_init(&disk);
+	for (size_t i = 0; i < obs.n; i++)
+		sm_refc_add(&disk, obs.v[i].agbno, obs.v[i].len,
+			    obs.v[i].refcount, obs.v[i].cow);
+	sm_refc_normalize(&disk);
+	disk.v[1].cowflag = !disk.v[1].cowflag;
+	sm_refc_diff(&obs, &disk, sort_refc_diff, &s);
+	ck_assert_uint_eq(s.both, 1);
+	ck_assert_uint_eq(s.obs_only + s.disk_only, 0);
+	sm_refc_free(&obs);
+	sm_refc_free(&disk);
+}
+END_TEST
+
 START_TEST(lookup_finds_every_owner)
 {
 	struct spacemap *sm = sm_create(1);
@@ -339,6 +394,7 @@ int main(void)
 	tcase_add_test(tc, normalize_merges_right_runs);
 	tcase_add_test(tc, diff_names_differences);
 	tcase_add_test(tc, refcounts_of_shared_extents);
+	tcase_add_test(tc, refc_diff_meets_records_by_domain_and_block);
 	tcase_add_test(tc, lookup_finds_every_owner);
 	tcase_add_test(tc, concurrent_adds);
 	suite_add_tcase(s, tc);
