@@ -19,7 +19,12 @@
  * -n the reference keeps some inodes it says it would clear: one with a
  * bad magic number or an attribute map it cannot use stays in use for
  * phases 6 and 7, unreadable there (keep_cleared()), and one whose
- * next_unlinked names no inode is only said to be cleared.
+ * next_unlinked names no inode is only said to be cleared.  A short-form
+ * directory is read by the reference's own walk (sfdir.c), which keeps
+ * it whatever it finds; the inode stays unreadable in phases 6 and 7
+ * when the kernel's verifiers refuse its fork, its size or its extent
+ * count (local_fork()), as for a realtime file whose extents are not on
+ * the realtime device.
  *
  * Chunks no inobt record lists are read in their place among the inobt's,
  * as the reference reads them: a record only the finobt has, as the
