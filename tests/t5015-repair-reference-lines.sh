@@ -45,7 +45,9 @@
 #     nextents N for inode N, would reset to 0"), then in phases 6 and 7
 #     "couldn't map inode N" (after "Invalid inode number 0xN" where the
 #     verifier stopped at one) and its entries' inodes disconnected; a
-#     size past the fork ("local inode N data fork is too large");
+#     size past the fork ("local inode N data fork is too large"); a name
+#     with NUL or '/' ("entry contains illegal character", "would have
+#     junked entry"), whose inode the directory still reaches;
 #   - the attribute fork's first block refused by the verifier it is read
 #     with ("corrupt block 0 of inode N attribute fork");
 #   - a superblock copy with a bad magic number (the verifier's "Not an
@@ -146,6 +148,7 @@ std | a short-form entry of no name | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.lis
 plain | a short-form entry past the size | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[1].namelen firstbit
 std | a short-form entry's offset out of order | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[0].offset zeroes
 std | short-form offsets too high | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[1].offset ones
+plain | a short-form entry name of NULs, its inode reached all the same | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[0].name zeroes
 plain | attribute leaf (block 0): a name offset past the block | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[0].nameidx lastbit
 plain | attribute leaf (block 0): hashes out of order | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[1].hashval sub
 plain | attribute fork block 0: neither leaf nor node | inode {ino:/attr_leaf}; ablock 0; fuzz -d hdr.info.hdr.magic zeroes
