@@ -139,7 +139,12 @@ int dir2_sf_check(const struct fs_geom *g, bool ci, xfs_ino_t ino,
 		eino = sf_get_ino(fork + p + 3 + namelen +
 				  (g->has_ftype ? 1 : 0), isize);
 		if (!dir_name_ok(name, namelen, &o, fl, nerr))
-			usable = false;
+			/*
+			 * A name with '/' or NUL still names its inode: the
+			 * kernel's verifier of the fork does not look at
+			 * names, and lists the entry.
+			 */
+			usable = namelen != 0;
 		else if (dir_is_dot(name, namelen) ||
 			 dir_is_dotdot(name, namelen)) {
 			fs_report(fl, dir_is_dot(name, namelen) ?

@@ -79,6 +79,10 @@ struct im_dir {
 	uint32_t	dotdot_pos;	/* entries that come before ".." */
 	bool		sf_reset;	/* short form, its parent to be set
 					   (it named the directory itself) */
+	xfs_ino_t	sf_badino;	/* short form, refused by the kernel's
+					   verifier at this inode number (it
+					   says "Invalid inode number"), or
+					   NULLFSINO */
 	uint8_t		hashck;		/* IM_HASH_*: the reference's phase 6
 					   match of its leaf with its data */
 };

@@ -26,6 +26,7 @@ repair_xfs_repair_SOURCES = \
 	repair/phase3.c \
 	repair/discover.c \
 	repair/dirdata.c \
+	repair/sfdir.c \
 	repair/rt.c \
 	repair/inomap.h \
 	repair/inomap.c \

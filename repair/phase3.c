@@ -19,7 +19,12 @@
  * -n the reference keeps some inodes it says it would clear: one with a
  * bad magic number or an attribute map it cannot use stays in use for
  * phases 6 and 7, unreadable there (keep_cleared()), and one whose
- * next_unlinked names no inode is only said to be cleared.
+ * next_unlinked names no inode is only said to be cleared.  A short-form
+ * directory is read by the reference's own walk (sfdir.c), which keeps
+ * it whatever it finds; the inode stays unreadable in phases 6 and 7
+ * when the kernel's verifiers refuse its fork, its size or its extent
+ * count (local_fork()), as for a realtime file whose extents are not on
+ * the realtime device.
  *
  * Chunks no inobt record lists are read in their place among the inobt's,
  * as the reference reads them: a record only the finobt has, as the
@@ -123,6 +128,7 @@ static enum verdict core_verdict(const struct fs_finding *f)
 		 * clears it.
 		 */
 		return field_is(f, "v3.reflink") ? V_INODE : V_NOTE;
+	case PR_RP_LOCAL_TOO_LARGE:
 	case PR_INODE_BAD_DEV_FORKOFF:
 	case PR_INODE_BAD_MAGIC:
 	case PR_INODE_BAD_VERSION:
@@ -1647,6 +1653,28 @@ static bool ftype_out_of_range(const struct fs_finding *f, void *priv)
 }
 
 /*
+ * The findings of a short-form directory that the reference's own walk
+ * of it (rp_sf_walk) says in its words, or by "couldn't map" later.
+ */
+static bool sf_walk_says(const struct fs_finding *f, void *priv)
+{
+	(void)priv;
+	switch (f->code) {
+	case PR_DIR_SF_BAD_SIZE:
+	case PR_DIR_SF_BAD_COUNT:
+	case PR_DIR_SF_BAD_I8COUNT:
+	case PR_DIR_SF_BAD_OFFSET:
+	case PR_DIR_BAD_INO:
+	case PR_DIR_ENTRY_OVERRUN:
+	case PR_DIR_BAD_NAMELEN:
+	case PR_DIR_BAD_NAME:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * The leaf entries of a block or leaf directory against its data
  * entries, as the reference's phase 6 matches them: leaf entry by leaf
  * entry (in leaf order, the findings' order by offset), the first that
@@ -1829,6 +1857,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 
 	c->dhdr.dir = ip->ino;
 	c->dhdr.hashck = IM_HASH_OK;
+	c->dhdr.sf_badino = NULLFSINO;
 	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
 	c->leaf_unread = false;
@@ -1850,10 +1879,21 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	dir_check(fs, ip, del, dir_entry, &d, &c->fl);
 	keep_notes(c, ftype_out_of_range, NULL);
 	if (ip->format == XFS_DINODE_FMT_LOCAL) {
+		xfs_ino_t badino;
+
 		/* its parent is in the header: no "." and no type of ".." */
 		c->dhdr.dot_ftype = IM_FT_NONE;
 		c->dhdr.dotdot_ftype = IM_FT_NONE;
+		/* what the reference's walk says in its words, it says */
+		keep_notes(c, sf_walk_says, NULL);
 		flush(c, ip->mode, NULL, false);
+		/* the parent is the header's, whatever the entries are */
+		c->dhdr.dotdot = rp_sf_walk(c, ip);
+		/* kept, but its library cannot load it in phases 6 and 7 */
+		if (rp_sf_refused(fs, ip, &badino)) {
+			ch->unreadable |= 1ull << bit;
+			c->dhdr.sf_badino = badino;
+		}
 		if (dotdot_self(c, ip)) {
 			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 
@@ -2112,6 +2152,84 @@ static void defer_overrun(struct p3ag *c, const struct xfs_dinode *d)
 	over->code = PR_NONE;
 }
 
+/*
+ * A realtime file's extent list, as the kernel checks it when it loads
+ * the inode (and libxfs, in the reference's phases 6 and 7): each extent
+ * must lie inside the realtime device -- which a filesystem without one
+ * (sb_rblocks 0) makes true of none.  A btree's records are checked only
+ * as they are read, not then.
+ */
+static bool rt_extents_refused(const struct fs *fs, const struct fs_inode *ip,
+			       const struct fs_extents *del)
+{
+	if (!(ip->flags & XFS_DIFLAG_REALTIME) ||
+	    ip->format != XFS_DINODE_FMT_EXTENTS)
+		return false;
+	for (size_t i = 0; i < del->n; i++) {
+		const struct xfs_bmbt_irec *e = &del->v[i];
+
+		if (e->br_startblock + e->br_blockcount < e->br_startblock ||
+		    e->br_startblock + e->br_blockcount > fs->sb.rblocks)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A data fork in the inode (local format), as the reference checks it:
+ * an extent count there is a counter it would reset ("bad nextents N for
+ * inode N, would reset to 0", with the other counters) and a directory
+ * too short for its header one its walk of the entries sizes anew
+ * (rp_sf_walk): it keeps the inode, though the kernel's inode verifier
+ * refuses it.  A size past the fork clears it: "local inode N data fork
+ * is too large", then "bad data fork" (what the inode's type says of the
+ * size it does not get to; a size below zero is said as such, and
+ * clears it).  Returns whether the inode is kept so.
+ */
+static bool local_fork(struct p3ag *c, const struct xfs_dinode *d,
+		       bool *too_large)
+{
+	bool refused = false;
+
+	*too_large = false;
+	if (d->di_format != XFS_DINODE_FMT_LOCAL)
+		return false;
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code != PR_INODE_BAD_SIZE || !field_is(f, "core.size") ||
+		    !(f->flags & FND_EXPECTED))
+			continue;
+		if ((int64_t)f->found >= 0) {
+			f->code = PR_RP_LOCAL_TOO_LARGE;
+			*too_large = true;
+		} else {
+			/* "bad (negative) size" says it */
+			rp_note_finding(f);
+			f->code = PR_NONE;
+		}
+	}
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code == PR_INODE_BAD_NEXTENTS &&
+		    field_is(f, "core.nextents")) {
+			c->count_bad[0] = true;
+			refused = true;
+		} else if (f->code == PR_INODE_BAD_SIZE &&
+			   field_is(f, "core.size") &&
+			   (*too_large || (S_ISDIR(get_be16(d->di_mode)) &&
+					   (int64_t)f->found >= 0))) {
+			refused = true;
+		} else {
+			continue;
+		}
+		rp_note_finding(f);
+		f->code = PR_NONE;
+	}
+	return refused && !*too_large;
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -2128,7 +2246,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep;
-	bool data_root_bad;
+	bool data_root_bad, local_too_large;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
@@ -2146,6 +2264,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 				c->fl.v[i].code = PR_NONE;
 	data_root_bad = root_findings(c);
 	defer_overrun(c, d);
+	unreadable = local_fork(c, d, &local_too_large);
 	{
 		size_t j = 0;
 
@@ -2167,7 +2286,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
 		return;
 	}
-	if (v == V_INODE && data_root_bad)
+	if (v == V_INODE && (data_root_bad || local_too_large))
 		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 	if (v == V_INODE || inode_decode(&fs->geo, c->ino, raw, &ip)) {
 		if (c->has_overrun)
@@ -2268,7 +2387,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		claim_extent(c, &ael.v[i], true);
 
 	ch->used |= 1ull << bit;
-	if (unreadable)
+	if (unreadable || rt_extents_refused(fs, &ip, &del))
 		ch->unreadable |= 1ull << bit;
 	ch->nlink[bit] = ip.nlink;
 	ch->ftype[bit] = inode_mode_ftype(ip.mode);

@@ -80,6 +80,18 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 /* Every inode of a chunk that holes does not leave out. */
 void p3_process_chunk(struct p3ag *c, struct im_chunk *ch, uint64_t holes);
 
+/*
+ * sfdir.c: a short-form directory as the reference reads it.  The walk
+ * of its phase 3 says what it finds, in its words, and returns the
+ * parent the header names, or NULLFSINO if that is no valid inode
+ * number (it forgets it).  Whether the kernel's
+ * verifier of the fork refuses it, and if at an invalid inode number,
+ * which (*badino, else NULLFSINO).
+ */
+xfs_ino_t rp_sf_walk(struct p3ag *c, const struct fs_inode *ip);
+bool rp_sf_refused(const struct fs *fs, const struct fs_inode *ip,
+		   xfs_ino_t *badino);
+
 /* discover.c: chunks outside the inobt that entries point into. */
 void rp_discover(struct repair *r);
 /*

@@ -174,6 +174,26 @@ static bool unreadable(const struct im_chunk *ch, unsigned bit)
 	return ch && ((ch->unreadable >> bit) & 1);
 }
 
+/*
+ * "couldn't map inode N": the reference's library refused to load it --
+ * after naming the inode number at which the short-form directory
+ * verifier refused it, if that was why.
+ */
+void rp_say_unmapped(const struct inomap *im, xfs_ino_t ino,
+		     enum fs_problem code, struct rp_args *a)
+{
+	const struct im_dir *d = im_dir_find(im, ino);
+
+	if (d && d->sf_badino != NULLFSINO) {
+		struct rp_args b = RP_ARGS_INIT(OBJ_INODE);
+
+		b.obj.ino = ino;
+		b.found = d->sf_badino;
+		rp_say(NULL, PR_RP_INO_NUMBER_INVALID, &b);
+	}
+	rp_say(NULL, code, a);
+}
+
 /* Names of the problem entries, read in one pass over the directory. */
 struct names {
 	struct p6	*p;
@@ -467,7 +487,7 @@ static void walk(struct p6 *p)
 
 			/* its entries stay unread: what they name is not reached */
 			a.obj.ino = dir;
-			rp_say(NULL, PR_RP_DIR_UNREADABLE, &a);
+			rp_say_unmapped(r->imap, dir, PR_RP_DIR_UNREADABLE, &a);
 			continue;
 		}
 		if (!d)

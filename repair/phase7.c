@@ -46,8 +46,12 @@ void phase7(struct repair *r)
 				 * libxfs to compare: it cannot, if the
 				 * kernel's verifier refuses it.
 				 */
-				rp_say(NULL, (ch->unreadable >> bit) & 1 ?
-				       PR_RP_NLINK_UNREADABLE : PR_RP_NLINK, &a);
+				if ((ch->unreadable >> bit) & 1)
+					rp_say_unmapped(r->imap, a.obj.ino,
+							PR_RP_NLINK_UNREADABLE,
+							&a);
+				else
+					rp_say(NULL, PR_RP_NLINK, &a);
 			}
 		}
 		prog_add(agno, 1);

@@ -179,6 +179,12 @@ void phase3(struct repair *r);
 void phase4(struct repair *r);
 void phase5(struct repair *r);
 void phase6(struct repair *r);
+/*
+ * phase6.c: "couldn't map inode N" (code: in phase 6 or 7), after the
+ * reason the short-form verifier gave, if it named an inode number.
+ */
+void rp_say_unmapped(const struct inomap *im, xfs_ino_t ino,
+		     enum fs_problem code, struct rp_args *a);
 void phase7(struct repair *r);
 /* After phase 7: the superblock's quota inodes are inodes in use. */
 void rp_quota_check(struct repair *r);

@@ -35,6 +35,19 @@
 #     (negative) size"), a device's extent counter ("bad nextents");
 #   - a directory entry's file type past the last one, which the reference
 #     reads as unknown ("would fix ftype mismatch (0/1)") in every form;
+#   - a short-form directory the reference keeps and its library cannot
+#     load: its phase 3 walk of the entries ("entry \"N\" in shortform
+#     directory N references invalid inode N", "entry #N is zero length
+#     ...", "extends past end of dir", "entry contains illegal character
+#     ...", "offset out of order", "would have corrected entry count /
+#     i8 count / directory N size / entry offsets", "offsets too high",
+#     "bogus .. inode number"), a size of 0 or an extent count ("bad
+#     nextents N for inode N, would reset to 0"), then in phases 6 and 7
+#     "couldn't map inode N" (after "Invalid inode number 0xN" where the
+#     verifier stopped at one) and its entries' inodes disconnected; a
+#     size past the fork ("local inode N data fork is too large"); a name
+#     with NUL or '/' ("entry contains illegal character", "would have
+#     junked entry"), whose inode the directory still reaches;
 #   - the attribute fork's first block refused by the verifier it is read
 #     with ("corrupt block 0 of inode N attribute fork");
 #   - a superblock copy with a bad magic number (the verifier's "Not an
@@ -125,6 +138,17 @@ plain | a device inode's extent counter (reset, the inode kept) | inode {ino:/ch
 plain | a block directory entry's file type past the last (read as 0) | inode {ino:/dir_block}; dblock 0; fuzz -d bu[1].filetype middlebit
 plain | a leaf directory data entry's file type past the last | inode {ino:/dir_leaf}; dblock 0; fuzz -d du[0].filetype firstbit
 plain | a short-form entry's file type past the last | inode {ino:/dir_sf}; write -d u3.sfdir3.list[0].filetype 99
+std | a short-form directory of size 0: kept, sized anew, unmapped | inode {ino:/dir_sf}; write -d core.size 0
+plain | a short-form directory's size past its fork | inode {ino:/dir_sf}; fuzz -d core.size add
+std | an extent count of a short-form directory | inode {ino:/dir_sf}; fuzz -d core.nextents lastbit
+std | a short-form entry count past the entries | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.hdr.count middlebit
+std | a short-form i8count: 8-byte numbers read | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.hdr.i8count ones
+std | a short-form parent of no inode | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.hdr.parent.i4 ones
+std | a short-form entry of no name | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[0].namelen zeroes
+plain | a short-form entry past the size | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[1].namelen firstbit
+std | a short-form entry's offset out of order | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[0].offset zeroes
+std | short-form offsets too high | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[1].offset ones
+plain | a short-form entry name of NULs, its inode reached all the same | inode {ino:/dir_sf}; fuzz -d u3.sfdir3.list[0].name zeroes
 plain | attribute leaf (block 0): a name offset past the block | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[0].nameidx lastbit
 plain | attribute leaf (block 0): hashes out of order | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[1].hashval sub
 plain | attribute fork block 0: neither leaf nor node | inode {ino:/attr_leaf}; ablock 0; fuzz -d hdr.info.hdr.magic zeroes
