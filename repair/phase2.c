@@ -772,6 +772,34 @@ static void check_free_counts(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * Is a finding of ag_check()'s one that rp_free_replay() has said in the
+ * reference's words?  Its findings on the free space records are, and a
+ * claim on blocks it said were claimed twice or a record it did not
+ * take.
+ */
+static bool free_replay_says(const struct fs_finding *f,
+			     const struct sm_list *said)
+{
+	bool free_tree = f->obj.type == OBJ_BNOBT ||
+			 f->obj.type == OBJ_CNTBT;
+
+	switch (f->code) {
+	case PR_ALLOC_BAD_EXTENT:
+	case PR_ALLOC_OVERLAP:
+	case PR_BTREE_RECS_OUT_OF_ORDER:
+		return free_tree;
+	case PR_AGFL_ENTRY_FREE:
+		return rp_free_replay_said(said, f->found);
+	case PR_AG_BLOCK_CONFLICT:
+		return (free_tree || (f->field &&
+				      !strcmp(f->field, "free space"))) &&
+		       rp_free_replay_said(said, f->found);
+	default:
+		return false;
+	}
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
@@ -787,11 +815,19 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 {
 	struct rp_ag *ag = &r->ags[agno];
 	const xfs_agblock_t *roots = ag->taken_root;
+	struct rp_out fo;
+	struct sm_list said;
+	bool replayed, fo_said = false;
 	size_t j = 0;
 
+	rp_out_init(&fo);
+	sm_list_init(&said);
+	replayed = rp_free_replay(r, agno, &fo, &said);
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
 
+		if (replayed && free_replay_says(f, &said))
+			continue;
 		if (f->code == PR_FINOBT_EXTRA_REC) {
 			xfs_agino_t *nv = realloc(ag->fino_seeds,
 					(ag->nfino_seeds + 1) * sizeof(*nv));
@@ -834,8 +870,22 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		fl->v[j++] = *f;
 	}
 	findings_truncate(fl, j);
-	for (size_t i = 0; i < fl->n; i++)
+	for (size_t i = 0; i < fl->n; i++) {
+		enum fs_objtype t = fl->v[i].obj.type;
+
+		/* the free space records come after the AGF's and AGFL's */
+		if (!fo_said && t != OBJ_AGF && t != OBJ_AGFL &&
+		    t != OBJ_BNOBT && t != OBJ_CNTBT) {
+			if (fo.len)
+				rp_log(o, "%s", fo.buf);
+			fo_said = true;
+		}
 		say_ag_finding(r, agno, o, fl, i);
+	}
+	if (!fo_said && fo.len)
+		rp_log(o, "%s", fo.buf);
+	rp_out_free(&fo);
+	sm_list_free(&said);
 	findings_clear(fl);
 	if (!ag->hdr_bad && ag->agf_read) {
 		say_root_at_agf_level(r, agno, o, BT_BNO);

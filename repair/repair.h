@@ -141,6 +141,16 @@ void rp_check_max_lsn(struct repair *r);
 /* agscan.c: what each AG's headers and trees claim, into the space map. */
 void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno);
 
+/*
+ * freescan.c: the free space btrees' records in the reference's words,
+ * to o; false where they cannot be read as it reads them (ag_check()'s
+ * findings then stand).  said gets the blocks it spoke for (records not
+ * taken, runs claimed twice), for rp_free_replay_said().
+ */
+bool rp_free_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
+		    struct sm_list *said);
+bool rp_free_replay_said(const struct sm_list *said, uint64_t agbno);
+
 /* rt.c: realtime claims, checked after phase 4. */
 struct fs_extents;
 void rp_rt_claim(struct repair *r, xfs_ino_t ino, const struct fs_extents *el);

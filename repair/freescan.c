@@ -1,0 +1,247 @@
+/*
+ * The free space btrees' records as the reference reads them (part of
+ * phase 2).
+ *
+ * The reference keeps a state for every block of the AG and reads the
+ * AG in a fixed order: the header sectors and an internal log are in use
+ * (state 4) before any AG is read; the AGFL's blocks are free (2); then
+ * the bnobt and the cntbt, depth first, each block of a tree taking the
+ * state 7 unless it already has a state other than 0 (unknown) or 1
+ * (free by one tree), and each record of a leaf making its blocks free:
+ * from 0 to 1 in either tree, from 1 to 2 in the cntbt.  Anything else
+ * is a block "multiply claimed by bno (cnt) space tree, state - S", said
+ * per run of one state.  Before that, a record whose start is not a
+ * block a record may name (inside the AG, past the AGFL sector's block)
+ * has an "invalid start block", one that is empty, wraps or ends outside
+ * the AG an "invalid length", and is not taken.  A bnobt record that
+ * starts at or before the last block of the last record taken in the
+ * same block is "out-of-order"; a cntbt record shorter than the one
+ * before it in the same block is.  Out of order, it is taken all the
+ * same.
+ *
+ * rp_free_replay() does the same, from the same records, where our walk
+ * of both trees took the records the reference takes (phase 2's
+ * bno_as_ref and cnt_as_ref); its messages then stand for ag_check()'s
+ * findings on the free space records and on the blocks it says are
+ * claimed twice (rp_free_replay_said()).  Only these two trees and what
+ * is read before them are modelled: the inode and rmap btrees that the
+ * reference reads after them say their own conflicts.
+ *
+ * What stays true: nothing is written; an AG larger than the state map
+ * allows is left to ag_check()'s words.
+ */
+#include "config.h"
+#include <stdlib.h>
+#include <string.h>
+#include "ag.h"
+#include "repair.h"
+
+/* The reference's block states (the numbers it prints). */
+enum {
+	BS_UNKNOWN	= 0,
+	BS_FREE1	= 1,	/* free by one free space tree */
+	BS_FREE		= 2,	/* free by both, or on the AGFL */
+	BS_INUSE_FS	= 4,	/* AG headers, internal log */
+	BS_MULT		= 5,	/* claimed twice */
+	BS_FS_MAP	= 7,	/* a btree block */
+};
+
+/* One state byte per block: AGs up to this many blocks are modelled. */
+#define FREE_REPLAY_MAX_BLOCKS	(1u << 26)
+
+struct replay {
+	struct repair	*r;
+	xfs_agnumber_t	agno;
+	uint32_t	aglen;
+	uint8_t		*state;
+	struct rp_out	*o;
+	bool		cnt;		/* reading the cntbt */
+	xfs_daddr_t	block;		/* leaf whose records are read */
+	bool		skip;		/* that block was claimed twice */
+	uint32_t	lastblock, lastcount;
+	struct sm_list	*said;
+};
+
+static bool agbno_ok(const struct replay *p, uint32_t agbno)
+{
+	return agbno >= ag_first_block(&p->r->fs->geo) && agbno < p->aglen;
+}
+
+static void set_run(struct replay *p, uint32_t start, uint64_t len,
+		    uint8_t st)
+{
+	if (start >= p->aglen)
+		return;
+	if (len > p->aglen - start)
+		len = p->aglen - start;
+	memset(p->state + start, st, len);
+}
+
+static int agfl_entry(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
+		      void *priv)
+{
+	struct replay *p = priv;
+
+	(void)agno;
+	(void)idx;
+	if (agbno_ok(p, agbno))
+		p->state[agbno] = BS_FREE;
+	return 0;
+}
+
+static int tree_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
+		      void *priv)
+{
+	struct replay *p = priv;
+	const struct fs_geom *g = &w->fs->geo;
+	uint32_t agbno = fsb_to_agbno(g, fsb);
+	uint8_t st;
+
+	(void)level;
+	p->block = w->obj.daddr;
+	p->skip = false;
+	p->lastblock = 0;
+	p->lastcount = 0;
+	if (fsb_to_agno(g, fsb) != p->agno || agbno >= p->aglen)
+		return 0;
+	st = p->state[agbno];
+	if (st == BS_UNKNOWN || st == BS_FREE1) {
+		p->state[agbno] = BS_FS_MAP;
+	} else {
+		/* ag_check() says this one; the block is not read on */
+		p->state[agbno] = BS_MULT;
+		p->skip = true;
+	}
+	return 0;
+}
+
+static struct rp_args rec_args(const struct replay *p,
+			       const struct btree_walk *w)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
+
+	a.obj = w->obj;
+	a.obj.agno = p->agno;
+	a.s1 = p->cnt ? "cnt" : "bno";
+	return a;
+}
+
+static void claim_free(struct replay *p, const struct btree_walk *w,
+		       uint32_t b, uint32_t end)
+{
+	while (b < end) {
+		uint8_t st = p->state[b];
+		uint32_t e = b + 1;
+
+		while (e < end && p->state[e] == st)
+			e++;
+		if (st == BS_UNKNOWN) {
+			set_run(p, b, e - b, BS_FREE1);
+		} else if (st == BS_FREE1 && p->cnt) {
+			set_run(p, b, e - b, BS_FREE);
+		} else {
+			struct rp_args a = rec_args(p, w);
+
+			a.field = "free claim";
+			a.found = b;
+			a.expected = e - 1;
+			a.v2 = st;
+			rp_say(p->o, PR_AG_BLOCK_CONFLICT, &a);
+			sm_list_add(p->said, b, e - b, 0, 0);
+		}
+		b = e;
+	}
+}
+
+static int free_rec(struct btree_walk *w, const void *rec, void *priv)
+{
+	const struct xfs_alloc_rec *ar = rec;
+	struct replay *p = priv;
+	uint32_t b = get_be32(ar->ar_startblock);
+	uint32_t len = get_be32(ar->ar_blockcount);
+	uint32_t end = b + len;
+	struct rp_args a = rec_args(p, w);
+
+	if (p->skip || w->obj.daddr != p->block)
+		return 0;
+	if (!agbno_ok(p, b)) {
+		a.field = "bad start";
+		a.found = b;
+		rp_say(p->o, PR_ALLOC_BAD_EXTENT, &a);
+		sm_list_add(p->said, b, 1, 0, 0);
+		return 0;
+	}
+	if (!len || end <= b || !agbno_ok(p, end - 1)) {
+		a.field = "bad length";
+		a.found = len;
+		rp_say(p->o, PR_ALLOC_BAD_EXTENT, &a);
+		sm_list_add(p->said, b, 1, 0, 0);
+		return 0;
+	}
+	a.field = "free order";
+	a.found = b;
+	a.expected = len;
+	if (!p->cnt) {
+		if (b <= p->lastblock)
+			rp_say(p->o, PR_BTREE_RECS_OUT_OF_ORDER, &a);
+		else
+			p->lastblock = end - 1;
+	} else {
+		if (len < p->lastcount)
+			rp_say(p->o, PR_BTREE_RECS_OUT_OF_ORDER, &a);
+		else
+			p->lastcount = len;
+	}
+	claim_free(p, w, b, end);
+	return 0;
+}
+
+bool rp_free_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
+		    struct sm_list *said)
+{
+	struct fs *fs = r->fs;
+	const struct fs_geom *g = &fs->geo;
+	struct rp_ag *ag = &r->ags[agno];
+	struct replay p = { .r = r, .agno = agno, .o = o, .said = said,
+			    .block = (xfs_daddr_t)-1 };
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	p.aglen = geom_ag_blocks(g, agno);
+	if (ag->hdr_bad || !ag->agf_read || !ag->bno_as_ref ||
+	    !ag->cnt_as_ref || p.aglen > FREE_REPLAY_MAX_BLOCKS ||
+	    ag_read_agf(fs, agno, NULL, &bp, &agf))
+		return false;
+	buf_release(bp);
+	p.state = calloc(p.aglen, 1);
+	if (!p.state)
+		return false;
+	set_run(&p, 0, ag_first_block(g), BS_INUSE_FS);
+	if (g->log_internal && fsb_to_agno(g, g->logstart) == agno)
+		set_run(&p, fsb_to_agbno(g, g->logstart), g->logblocks,
+			BS_INUSE_FS);
+	if (!ag_read_agfl(fs, agno, NULL, &bp)) {
+		agfl_walk(g, agno, &agf, bp->data, agfl_entry, &p);
+		buf_release(bp);
+	}
+	agf_btree_root(&agf, agno, BT_BNO, &root);
+	if (ag->taken_root[0] == root.root)
+		btree_walk(fs, &root, free_rec, tree_block, &p, NULL, NULL);
+	p.cnt = true;
+	p.block = (xfs_daddr_t)-1;
+	agf_btree_root(&agf, agno, BT_CNT, &root);
+	if (ag->taken_root[1] == root.root)
+		btree_walk(fs, &root, free_rec, tree_block, &p, NULL, NULL);
+	free(p.state);
+	return true;
+}
+
+bool rp_free_replay_said(const struct sm_list *said, uint64_t agbno)
+{
+	for (size_t i = 0; i < said->n; i++)
+		if (agbno >= said->v[i].agbno &&
+		    agbno < (uint64_t)said->v[i].agbno + said->v[i].len)
+			return true;
+	return false;
+}
