@@ -467,6 +467,23 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 		a.v3 = btree_maxrecs(g, ops, leaf);
 		break;
 	}
+	case PR_BTREE_BAD_PTR:
+		/*
+		 * The reference reads an rmapbt or refcountbt node's
+		 * children up to the first pointer outside the AG.
+		 */
+		if (f->obj.type != OBJ_RMAPBT && f->obj.type != OBJ_REFCBT)
+			return false;
+		for (size_t k = 0; k < i; k++)
+			if (fl->v[k].code == f->code &&
+			    fl->v[k].obj.daddr == f->obj.daddr &&
+			    fl->v[k].obj.type == f->obj.type)
+				return true;
+		a.s1 = f->obj.type == OBJ_RMAPBT ? "rmap" : "refcount";
+		a.field = NULL;
+		a.flags = FND_FOUND;
+		rp_say(o, PR_RP_BT_BAD_PTR, &a);
+		return true;
 	case PR_BTREE_BAD_CRC:
 	case PR_BTREE_BAD_UUID:
 	case PR_BTREE_BAD_BLKNO:
@@ -703,6 +720,67 @@ static xfs_agblock_t root_taken(struct repair *r, xfs_agnumber_t agno,
 	return ret;
 }
 
+/* Is the AG btree block at daddr a leaf (its own header says)? */
+static bool bt_leaf(struct repair *r, xfs_daddr_t daddr)
+{
+	return inobt_leaf(r, daddr);
+}
+
+/*
+ * Would the reference stop trusting this AG's rmapbt (t OBJ_RMAPBT) or
+ * refcountbt (OBJ_REFCBT) for its phase 4 comparisons?  It does for a
+ * root the AGF puts out of reach or a height it cannot have, for any
+ * block of the tree with a bad magic number, a level other than the one
+ * expected or a record count out of bounds, for a node's key past the
+ * high key its parent gives it, and for a leaf its read verifier refuses
+ * (a node it refuses, whose header is otherwise good, does not count: it
+ * takes the node's word again).  Not for a child pointer outside the AG:
+ * it stops reading the node there, before it would decide.
+ */
+static bool tree_suspect(struct repair *r, const struct fs_findings *fl,
+			 enum fs_objtype t)
+{
+	const char *root = t == OBJ_RMAPBT ? "rmaproot" : "refcntroot";
+	const char *level = t == OBJ_RMAPBT ? "rmaplevel" : "refcntlevel";
+
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if ((f->code == PR_AGF_BAD_ROOT || f->code == PR_AGF_BAD_LEVEL) &&
+		    f->field && (!strcmp(f->field, root) ||
+				 !strcmp(f->field, level)))
+			return true;
+		if (f->obj.type != t)
+			continue;
+		switch (f->code) {
+		case PR_BTREE_BAD_MAGIC:
+		case PR_BTREE_BAD_LEVEL:
+		case PR_BTREE_BAD_NUMRECS:
+		case PR_BTREE_UNREADABLE:
+			return true;
+		case PR_BTREE_PAST_HIGH_KEY:
+			if (f->field && !strcmp(f->field, "keys"))
+				return true;
+			break;
+		case PR_BTREE_BAD_CRC:
+		case PR_BTREE_BAD_UUID:
+		case PR_BTREE_BAD_BLKNO:
+		case PR_BTREE_BAD_OWNER:
+			if (bt_leaf(r, f->obj.daddr))
+				return true;
+			break;
+		case PR_BTREE_BAD_SIBLING:
+			if (!(f->flags & FND_EXPECTED) &&
+			    bt_leaf(r, f->obj.daddr))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
 /*
  * walk_as_reference(), and where our walk did not take the tree's root:
  * that the reference takes nothing of the tree either.  It takes no
@@ -925,6 +1003,10 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 						    OBJ_RMAPBT, &ag->sum.rmap,
 						    &fl);
 	}
+	ag->rmap_suspect = r->fs->geo.has_rmapbt &&
+			   tree_suspect(r, &fl, OBJ_RMAPBT);
+	ag->refc_suspect = r->fs->geo.has_reflink &&
+			   tree_suspect(r, &fl, OBJ_REFCBT);
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);

@@ -385,7 +385,17 @@ static void check_reflink_flags(struct p5ag *c, const struct sm_refc_list *rl)
 	}
 }
 
-static void check_refcounts(struct p5ag *c)
+static void say_rebuild(struct p5ag *c, enum fs_problem code)
+{
+	struct rp_args a = RP_ARGS_INIT(code == PR_RP_RMAPBT_REBUILD ?
+					OBJ_RMAPBT : OBJ_REFCBT);
+
+	a.obj.agno = c->agno;
+	rp_say(c->out, code, &a);
+}
+
+/* suspect: the refcountbt is not compared, only its CoW leftovers said */
+static void check_refcounts(struct p5ag *c, bool suspect)
 {
 	struct rp_ag *ag = &c->r->ags[c->agno];
 	struct sm_refc_list obs;
@@ -402,6 +412,12 @@ static void check_refcounts(struct p5ag *c)
 		rp_say(c->out, PR_RP_REFC_COW_LEFTOVER, &a);
 	}
 	sm_refc_init(&obs);
+	if (suspect) {
+		if (!sm_derive_refcounts(c->r->smap, c->agno, &obs))
+			check_reflink_flags(c, &obs);
+		sm_refc_free(&obs);
+		return;
+	}
 	for (size_t i = 0; i < ag->disk_rmaps.n; i++)
 		if (ag->disk_rmaps.v[i].len > c->disk_maxlen)
 			c->disk_maxlen = ag->disk_rmaps.v[i].len;
@@ -411,6 +427,20 @@ static void check_refcounts(struct p5ag *c)
 		check_reflink_flags(c, &obs);
 	}
 	sm_refc_free(&obs);
+}
+
+/*
+ * Does any AG's rmapbt (refcountbt) lose the reference's trust (phase 2's
+ * rmap_suspect, refc_suspect)?  Then it compares that tree in no AG, and
+ * says once that it would rebuild them.
+ */
+static bool any_suspect(const struct repair *r, bool refc)
+{
+	for (xfs_agnumber_t i = 0; i < r->fs->geo.agcount; i++)
+		if (!r->ags[i].hdr_bad &&
+		    (refc ? r->ags[i].refc_suspect : r->ags[i].rmap_suspect))
+			return true;
+	return false;
 }
 
 static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
@@ -423,6 +453,7 @@ static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	bool complete = !ag->hdr_bad && ag->sum.agf_ok && ag->sum.agi_ok &&
 			ag->bno_walked && ag->ino_walked &&
 			!r->smap->ags[agno].enomem;
+	bool rmap_suspect, refc_suspect;
 
 	if (complete)
 		check_free(&c);
@@ -430,10 +461,16 @@ static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	free(c.said);
 	if (complete && g->has_rmapbt && ag->rmap_walked)
 		sm_normalize(&ag->disk_rmaps);	/* both checks use it */
-	if (complete && g->has_rmapbt && ag->rmap_walked)
+	rmap_suspect = g->has_rmapbt && any_suspect(r, false);
+	refc_suspect = g->has_reflink && any_suspect(r, true);
+	if (agno == 0 && rmap_suspect)
+		say_rebuild(&c, PR_RP_RMAPBT_REBUILD);
+	if (complete && g->has_rmapbt && ag->rmap_walked && !rmap_suspect)
 		check_rmaps(&c);
+	if (agno == 0 && refc_suspect)
+		say_rebuild(&c, PR_RP_REFCBT_REBUILD);
 	if (complete && g->has_reflink && ag->refc_walked)
-		check_refcounts(&c);
+		check_refcounts(&c, refc_suspect);
 	rp_seq_done(&p->seq, agno);
 }
 

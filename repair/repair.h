@@ -89,6 +89,12 @@ struct rp_ag {
 	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
 	bool			agf_read;
 	bool			bno_as_ref, cnt_as_ref, rmap_as_ref;
+	/*
+	 * The rmapbt (refcountbt) is one the reference would not compare
+	 * with what it observed (phase2.c tree_suspect()): phase 5 says it
+	 * would rebuild it instead, for every AG.
+	 */
+	bool			rmap_suspect, refc_suspect;
 	/* the bnobt and cntbt roots the reference takes as the trees'
 	   blocks (phase2.c root_taken()), or NULLAGBLOCK */
 	xfs_agblock_t		taken_root[2];
