@@ -685,6 +685,138 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * One block of an rmapbt or refcountbt read at the height the AGF gives
+ * (read_at_agf_level()), as the reference reads it: a level other than
+ * the one expected is said (and ends a block whose parent was already in
+ * doubt), then, the block taken for a node, its record count against a
+ * node's bounds if anything was wrong ("bad btree nrecs"), then for the
+ * root each child in turn: an rmapbt high key with flags no record can
+ * have is said and skipped, the first pointer outside the AG is said and
+ * ends the node.  Blocks it would read as leaves, blocks its verifier
+ * refuses or of another kind are not followed (they are left unsaid).
+ */
+static void read_at_level(struct repair *r, xfs_agnumber_t agno,
+			  struct rp_out *o, const struct btree_ops *ops,
+			  xfs_agblock_t bno, int64_t want, bool suspect,
+			  bool isroot)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *dummy;
+	bool rmap = ops->objtype == OBJ_RMAPBT;
+	struct rp_args a = RP_ARGS_INIT(ops->objtype);
+	unsigned level, numrecs, n, maxr, minr, errors = 0;
+	const uint8_t *d;
+	struct fs_buf *bp;
+
+	if (fs_read_agblocks(r->fs, agno, bno, 1, ops->buf_ops, NULL, &bp))
+		return;
+	d = bp->data;
+	if (buf_corrupt(bp) || load_be32(d) != ops->magic)
+		goto out;
+	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock, bb_numrecs));
+	a.obj.agno = agno;
+	a.obj.daddr = agb_to_daddr(g, agno, bno);
+	a.s1 = bt_name(ops->objtype, &dummy);
+	if (level != want) {
+		a.field = "ag level";
+		a.expected = (uint64_t)want;
+		a.found = level;
+		rp_say(o, PR_BTREE_BAD_LEVEL, &a);
+		errors++;
+		if (suspect)
+			goto out;
+	}
+	if (want == 0)
+		goto out;
+	maxr = btree_maxrecs(g, ops, false);
+	minr = btree_minrecs(g, ops, false);
+	n = numrecs;
+	if (n > maxr) {
+		n = maxr;
+		errors++;
+	}
+	if (!isroot && n < minr) {
+		n = minr;
+		errors++;
+	}
+	if (errors) {
+		a.field = "ag numrecs";
+		a.found = numrecs;
+		a.v2 = minr;
+		a.v3 = maxr;
+		rp_say(o, PR_BTREE_BAD_NUMRECS, &a);
+		if (suspect)
+			goto out;
+		suspect = true;
+	}
+	if (!isroot)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		size_t slot = rmap ? 2 * ops->key_len : ops->key_len;
+		const uint8_t *pp = d + btree_hdr_len(ops) + (size_t)maxr * slot +
+				    (size_t)i * 4;
+		uint32_t ptr = load_be32(pp);
+
+		if (rmap) {
+			const uint8_t *hk = d + btree_hdr_len(ops) + i * slot +
+					    ops->key_len;
+			uint64_t off = load_be64(hk + offsetof(struct xfs_rmap_key,
+							       rm_offset));
+
+			if (off & ~(XFS_RMAP_OFF_MASK | XFS_RMAP_OFF_FLAGS)) {
+				struct rp_args k = a;
+
+				k.field = "high key";
+				k.obj.index = i;
+				k.agbno = ptr;
+				k.flags = FND_FOUND;
+				k.found = off;
+				rp_say(o, PR_RMAP_BAD_FLAGS, &k);
+				continue;
+			}
+		}
+		if (ptr == 0 || ptr >= geom_ag_blocks(g, agno)) {
+			a.field = NULL;
+			a.s1 = rmap ? "rmap" : "refcount";
+			a.flags = FND_FOUND;
+			a.found = ptr;
+			rp_say(o, PR_RP_BT_BAD_PTR, &a);
+			break;
+		}
+		read_at_level(r, agno, o, ops, ptr, want - 1, suspect, false);
+	}
+out:
+	buf_release(bp);
+}
+
+/*
+ * An rmapbt or refcountbt whose height in the AGF no tree can have: the
+ * reference says so ("bad levels"), then reads the tree all the same,
+ * starting from that height (levels - 1, a signed number).  ag_check()
+ * does not walk such a tree; read_at_level() says what the reference
+ * says of it.
+ */
+static void say_tree_at_bad_agf_level(struct repair *r, xfs_agnumber_t agno,
+				      struct rp_out *o, enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, type, &root);
+	if ((root.levels >= 1 && root.levels <= btree_maxlevels(g, root.ops)) ||
+	    root.root == 0 || root.root >= geom_ag_blocks(g, agno))
+		return;
+	read_at_level(r, agno, o, root.ops, root.root,
+		      (int64_t)(int32_t)(root.levels - 1), false, true);
+}
+
+/*
  * Does the reference take the free space root the AGF names as the
  * tree's block, where our walk may not have (a root at a height other
  * than the AGF's)?  It does for a block of the right kind, unless its
@@ -968,6 +1100,10 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	if (!ag->hdr_bad && ag->agf_read) {
 		say_root_at_agf_level(r, agno, o, BT_BNO);
 		say_root_at_agf_level(r, agno, o, BT_CNT);
+		if (r->fs->geo.has_rmapbt)
+			say_tree_at_bad_agf_level(r, agno, o, BT_RMAP);
+		if (r->fs->geo.has_reflink)
+			say_tree_at_bad_agf_level(r, agno, o, BT_REFC);
 	}
 	check_free_counts(r, agno, o);
 }
