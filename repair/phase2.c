@@ -1010,6 +1010,36 @@ static bool free_replay_says(const struct fs_finding *f,
 }
 
 /*
+ * Is a finding of ag_check()'s on an rmapbt record one that
+ * rp_ag_replay() has said in the reference's words?  All the checks of a
+ * record on its own and of its order are; a record past its parent's
+ * high key is still ag_check()'s, unless the reference did not take it.
+ */
+static bool rmap_replay_says(const struct fs_geom *g,
+			     const struct fs_finding *f,
+			     const struct sm_list *skipped)
+{
+	if (f->obj.type != OBJ_RMAPBT)
+		return false;
+	switch (f->code) {
+	case PR_RMAP_BAD_EXTENT:
+	case PR_RMAP_BAD_OWNER:
+	case PR_RMAP_BAD_OFFSET:
+	case PR_RMAP_BAD_FLAGS:
+	case PR_RMAP_OVERLAP:
+		return true;
+	case PR_BTREE_RECS_OUT_OF_ORDER:
+		return f->field && !strcmp(f->field, "recs");
+	case PR_BTREE_PAST_HIGH_KEY:
+		return f->field && !strcmp(f->field, "recs") &&
+		       rp_rmap_replay_skipped(skipped, f->obj.daddr,
+					      g->blkbb_log, f->obj.index);
+	default:
+		return false;
+	}
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
@@ -1026,17 +1056,22 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	struct rp_ag *ag = &r->ags[agno];
 	const xfs_agblock_t *roots = ag->taken_root;
 	struct rp_out fo;
-	struct sm_list said;
-	bool replayed, fo_said = false;
+	struct sm_list said, skipped;
+	unsigned replayed;
+	bool fo_said = false;
 	size_t j = 0;
 
 	rp_out_init(&fo);
 	sm_list_init(&said);
-	replayed = rp_free_replay(r, agno, &fo, &said);
+	sm_list_init(&skipped);
+	replayed = rp_ag_replay(r, agno, &fo, &said, &skipped);
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
 
-		if (replayed && free_replay_says(f, &said))
+		if ((replayed & RP_REPLAY_FREE) && free_replay_says(f, &said))
+			continue;
+		if ((replayed & RP_REPLAY_RMAP) &&
+		    rmap_replay_says(&r->fs->geo, f, &skipped))
 			continue;
 		if (f->code == PR_FINOBT_EXTRA_REC) {
 			xfs_agino_t *nv = realloc(ag->fino_seeds,
@@ -1083,9 +1118,9 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	for (size_t i = 0; i < fl->n; i++) {
 		enum fs_objtype t = fl->v[i].obj.type;
 
-		/* the free space records come after the AGF's and AGFL's */
+		/* the trees' records come after the AGF's and AGFL's */
 		if (!fo_said && t != OBJ_AGF && t != OBJ_AGFL &&
-		    t != OBJ_BNOBT && t != OBJ_CNTBT) {
+		    t != OBJ_BNOBT && t != OBJ_CNTBT && t != OBJ_RMAPBT) {
 			if (fo.len)
 				rp_log(o, "%s", fo.buf);
 			fo_said = true;
@@ -1096,6 +1131,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		rp_log(o, "%s", fo.buf);
 	rp_out_free(&fo);
 	sm_list_free(&said);
+	sm_list_free(&skipped);
 	findings_clear(fl);
 	if (!ag->hdr_bad && ag->agf_read) {
 		say_root_at_agf_level(r, agno, o, BT_BNO);

@@ -148,13 +148,20 @@ void rp_check_max_lsn(struct repair *r);
 void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno);
 
 /*
- * freescan.c: the free space btrees' records in the reference's words,
- * to o; false where they cannot be read as it reads them (ag_check()'s
- * findings then stand).  said gets the blocks it spoke for (records not
- * taken, runs claimed twice), for rp_free_replay_said().
+ * freescan.c: the records of the free space btrees and of the rmapbt in
+ * the reference's words, to o, where they can be read as it reads them
+ * (ag_check()'s findings stand for the others).  Returns RP_REPLAY_*
+ * bits for the trees said.  said gets the blocks it spoke for in the
+ * free space trees (records not taken, runs claimed twice:
+ * rp_free_replay_said()); skipped the rmapbt records it did not take
+ * (rp_rmap_replay_skipped()).
  */
-bool rp_free_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
-		    struct sm_list *said);
+#define RP_REPLAY_FREE	(1u << 0)
+#define RP_REPLAY_RMAP	(1u << 1)
+unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
+		      struct sm_list *said, struct sm_list *skipped);
+bool rp_rmap_replay_skipped(const struct sm_list *skipped, xfs_daddr_t daddr,
+			    unsigned blkbb_log, uint64_t index);
 bool rp_free_replay_said(const struct sm_list *said, uint64_t agbno);
 
 /* rt.c: realtime claims, checked after phase 4. */
