@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "format/crc32c.h"
 #include "progress.h"
 #include "repair.h"
 #include "sbcheck.h"
@@ -352,10 +353,30 @@ static const char *bt_name(enum fs_objtype t, const struct btree_ops **ops)
 	}
 }
 
-/* Would the reference's read verifier refuse the block of finding i? */
-static int block_read_error(const struct fs_geom *g,
-			    const struct fs_findings *fl, size_t i)
+/*
+ * Is the checksum of the AG btree block at daddr wrong?  The kernel's
+ * read verifiers check it before anything else, a block of another kind
+ * included (a bad magic number is then a bad checksum first).
+ */
+static bool block_crc_bad(struct repair *r, xfs_daddr_t daddr)
 {
+	const struct fs_geom *g = &r->fs->geo;
+	struct fs_buf *bp;
+	bool bad;
+
+	if (daddr == (xfs_daddr_t)-1 ||
+	    fs_read_blocks(r->fs, daddr_to_fsb(g, daddr), 1, NULL, NULL, &bp))
+		return false;
+	bad = !xfs_cksum_verify(bp->data, bp->len, XFS_BTREE_SBLOCK_CRC_OFF);
+	buf_release(bp);
+	return bad;
+}
+
+/* Would the reference's read verifier refuse the block of finding i? */
+static int block_read_error(struct repair *r, const struct fs_findings *fl,
+			    size_t i)
+{
+	const struct fs_geom *g = &r->fs->geo;
 	const struct btree_ops *ops;
 	int err = 0;
 
@@ -370,6 +391,10 @@ static int block_read_error(const struct fs_geom *g,
 		case PR_BTREE_BAD_CRC:
 			return -EBADMSG;	/* the kernel's EFSBADCRC */
 		case PR_BTREE_BAD_MAGIC:
+			if (block_crc_bad(r, f->obj.daddr))
+				return -EBADMSG;
+			err = -EUCLEAN;	/* EFSCORRUPTED */
+			break;
 		case PR_BTREE_BAD_UUID:
 		case PR_BTREE_BAD_BLKNO:
 		case PR_BTREE_BAD_OWNER:
@@ -436,7 +461,7 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 		if (fl->v[k].obj.daddr == f->obj.daddr &&
 		    fl->v[k].obj.type == f->obj.type)
 			first = false;
-	err = block_read_error(g, fl, i);
+	err = block_read_error(r, fl, i);
 	if (first && err) {
 		a.field = "suspect";
 		a.found = (uint64_t)(int64_t)err;
@@ -501,13 +526,40 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 	return true;
 }
 
+/* "bad uuid U for agf A": the reference prints the UUID it found. */
+static void say_agf_uuid(struct repair *r, xfs_agnumber_t agno,
+			 struct rp_out *o, const struct fs_finding *f)
+{
+	struct rp_args a = rp_args_of(f);
+	struct fs_buf *bp;
+	struct fs_agf agf;
+	char s[40];
+	const uint8_t *u;
+
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf)) {
+		rp_finding(o, f);
+		return;
+	}
+	buf_release(bp);
+	u = agf.uuid.b;
+	snprintf(s, sizeof(s),
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		 u[10], u[11], u[12], u[13], u[14], u[15]);
+	a.s1 = s;
+	rp_say(o, f->code, &a);
+}
+
 static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 			   struct rp_out *o, const struct fs_findings *fl,
 			   size_t i)
 {
 	const struct fs_finding *f = &fl->v[i];
 
-	if (f->code == PR_INOBT_BAD_STARTINO)
+	if (f->code == PR_AGF_BAD_UUID)
+		say_agf_uuid(r, agno, o, f);
+	else if (f->code == PR_INOBT_BAD_STARTINO)
 		say_bad_startino(r, agno, o, f);
 	else if (!say_bt_header(r, agno, o, fl, i))
 		rp_finding(o, f);
