@@ -1092,6 +1092,50 @@ static bool rmap_replay_says(const struct fs_geom *g,
 }
 
 /*
+ * The AGF's rmapbt block count against the blocks of the tree the
+ * reference reads, where ag_check() did not hold them against each
+ * other because blocks were passed over: the reference counts the
+ * blocks it reads whose magic number is right, which is our count where
+ * the only blocks passed over are of another kind (their subtrees are
+ * read by neither).
+ */
+static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
+			      struct rp_out *o, const struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct rp_args a = RP_ARGS_INIT(OBJ_AGF);
+	uint64_t magic = 0;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (!r->fs->geo.has_rmapbt || ag->hdr_bad || !ag->agf_read ||
+	    !ag->sum.rmap.skipped)
+		return;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if ((f->code == PR_AGF_BAD_ROOT || f->code == PR_AGF_BAD_LEVEL) &&
+		    f->field && (!strcmp(f->field, "rmaproot") ||
+				 !strcmp(f->field, "rmaplevel")))
+			return;
+		if (f->obj.type == OBJ_RMAPBT && f->code == PR_BTREE_BAD_MAGIC)
+			magic++;
+	}
+	if (magic != ag->sum.rmap.skipped ||
+	    ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	if (agf.rmap_blocks == ag->sum.rmap.nblocks)
+		return;
+	a.obj.agno = agno;
+	a.obj.daddr = ag_sector_daddr(&r->fs->geo, agno, XFS_AGF_SECTOR);
+	a.field = "rmapblocks";
+	a.expected = ag->sum.rmap.nblocks;
+	a.found = agf.rmap_blocks;
+	rp_say(o, PR_AGF_RMAP_BLOCKS_MISMATCH, &a);
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
@@ -1167,6 +1211,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		fl->v[j++] = *f;
 	}
 	findings_truncate(fl, j);
+	check_rmap_blocks(r, agno, o, fl);
 	for (size_t i = 0; i < fl->n; i++) {
 		enum fs_objtype t = fl->v[i].obj.type;
 
