@@ -447,6 +447,41 @@ static void replay_rmapbt(struct replay *p, const struct fs_agf *agf)
 	btree_walk(p->r->fs, &root, rmap_rec, rmap_block, p, NULL, NULL);
 }
 
+/*
+ * The refcountbt's blocks: each must be unknown or mapped to the
+ * refcountbt by the rmapbt; another state is said ("refcount btree block
+ * claimed") and the block is not read on.  Its records claim nothing the
+ * free space and rmap replay would hold against anything.
+ */
+static int refc_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
+		      void *priv)
+{
+	struct replay *p = priv;
+	const struct fs_geom *g = &w->fs->geo;
+	uint32_t agbno = fsb_to_agbno(g, fsb);
+	struct rp_args a = RP_ARGS_INIT(OBJ_REFCBT);
+	uint8_t st;
+
+	(void)level;
+	if (fsb_to_agno(g, fsb) != p->agno || agbno >= p->aglen)
+		return 0;
+	st = p->state[agbno];
+	if (st == BS_UNKNOWN || st == BS_REFC) {
+		p->state[agbno] = BS_FS_MAP;
+		return 0;
+	}
+	p->state[agbno] = BS_MULT;
+	a.obj = w->obj;
+	a.obj.agno = p->agno;
+	a.field = "refc claim";
+	a.found = agbno;
+	a.v2 = st;
+	a.v3 = 0;
+	rp_say(p->o, PR_AG_BLOCK_CONFLICT, &a);
+	sm_list_add(p->said, agbno, 1, 0, 0);
+	return 0;
+}
+
 bool rp_rmap_replay_skipped(const struct sm_list *skipped, xfs_daddr_t daddr,
 			    unsigned blkbb_log, uint64_t index)
 {
@@ -502,6 +537,10 @@ unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
 	if (g->has_rmapbt && ag->rmap_as_ref) {
 		replay_rmapbt(&p, &agf);
 		done |= RP_REPLAY_RMAP;
+	}
+	if (p.states && g->has_reflink && (!g->has_rmapbt || ag->rmap_as_ref)) {
+		agf_btree_root(&agf, agno, BT_REFC, &root);
+		btree_walk(fs, &root, NULL, refc_block, &p, NULL, NULL);
 	}
 	free(p.state);
 	return done;

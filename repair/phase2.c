@@ -1053,8 +1053,9 @@ static bool free_replay_says(const struct fs_finding *f,
 	case PR_AGFL_ENTRY_FREE:
 		return rp_free_replay_said(said, f->found);
 	case PR_AG_BLOCK_CONFLICT:
-		return (free_tree || (f->field &&
-				      !strcmp(f->field, "free space"))) &&
+		return (free_tree || f->obj.type == OBJ_REFCBT ||
+			(f->field && (!strcmp(f->field, "free space") ||
+				      !strcmp(f->field, "refcountbt")))) &&
 		       rp_free_replay_said(said, f->found);
 	default:
 		return false;
