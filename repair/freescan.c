@@ -1,6 +1,6 @@
 /*
- * The free space btrees' records as the reference reads them (part of
- * phase 2).
+ * The free space btrees' and the rmapbt's records as the reference reads
+ * them (part of phase 2).
  *
  * The reference keeps a state for every block of the AG and reads the
  * AG in a fixed order: the header sectors and an internal log are in use
@@ -19,16 +19,27 @@
  * before it in the same block is.  Out of order, it is taken all the
  * same.
  *
- * rp_free_replay() does the same, from the same records, where our walk
- * of both trees took the records the reference takes (phase 2's
- * bno_as_ref and cnt_as_ref); its messages then stand for ag_check()'s
- * findings on the free space records and on the blocks it says are
- * claimed twice (rp_free_replay_said()).  Only these two trees and what
- * is read before them are modelled: the inode and rmap btrees that the
- * reference reads after them say their own conflicts.
+ * Then the rmapbt: a record with flags no record has, a start outside
+ * the AG (block 0 is the headers' own) or a length that is empty, wraps
+ * or leaves the AG is said and not taken; then its owner, a non-inode
+ * owner's flags and offset, its order against the record before it in
+ * the same block, whether it could be one with the record taken before
+ * it anywhere in the tree ("should be merged"), and the blocks it maps
+ * against their states (its owner's states 8 to 13 where there was
+ * none; "Static meta block", "AG meta block" or "unknown block ...
+ * mismatch" where another claim was there).  Then the refcountbt's
+ * blocks, which must be unknown or the rmapbt's refcountbt blocks
+ * ("refcount btree block claimed (state S)").
+ *
+ * rp_ag_replay() does the same, from the same records, where our walk
+ * of the trees took the records the reference takes (phase 2's
+ * *_as_ref); its messages then stand for ag_check()'s findings on those
+ * records and on the blocks it says are claimed twice.  The inode btrees
+ * the reference reads after these say their own conflicts.
  *
  * What stays true: nothing is written; an AG larger than the state map
- * allows is left to ag_check()'s words.
+ * allows is left to ag_check()'s words (its rmapbt records are still
+ * said, without the block states).
  */
 #include "config.h"
 #include <stdlib.h>

@@ -12,7 +12,11 @@
  *   - the rmapbt: the canonical reverse mappings of every observed owner
  *     against the canonical form of the on-disk records -- missing, wrong
  *     and extra records of inode owners (AG metadata owners are
- *     ag_check()'s, in phase 2);
+ *     ag_check()'s, in phase 2); where the tree's keys are damaged, each
+ *     observed mapping of a file is looked up in the tree as the
+ *     reference looks it up instead (check_rmaps_by_lookup);
+ *   - neither tree where phase 2 found one the reference would rebuild
+ *     rather than compare ("would rebuild corrupt rmap btrees.");
  *   - the refcountbt: the reference counts the shared data extents imply,
  *     and CoW staging extents (which a clean filesystem has none of),
  *     against the on-disk records.

@@ -218,7 +218,9 @@ EOF
 # "AG meta block ... mismatch"); trees it would rebuild rather than
 # compare ("would rebuild corrupt rmap btrees."), an rmapbt or refcountbt
 # read from an impossible AGF height ("expected level -2"), the AGF's
-# rmapbt block count, AGF fields printed signed and the AGF's UUID
+# rmapbt block count, AGF fields printed signed and the AGF's UUID; file
+# mappings an rmapbt with damaged keys hides from the reference's lookups
+# ("Missing reverse-mapping record")
 cat >> "$T/cases" <<'EOF'
 std | bnobt record: a start past the AG | agf 0; addr bnoroot; fuzz -d recs[3].startblock ones
 std | bnobt record: a length past the AG | agf 0; addr bnoroot; fuzz -d recs[6].blockcount ones
@@ -243,6 +245,8 @@ plain | AGF fllast printed signed | agf 1; fuzz -d fllast ones
 plain | AGF flcount printed signed | agf 0; fuzz -d flcount sub
 std | AGF UUID printed | agf 0; fuzz -d uuid ones
 plain | bnobt root on a data block: a bad checksum first | agf 1; fuzz -d bnoroot add
+std | rmapbt root: a first key past the AG, its child's records missed by lookups | agf 0; addr rmaproot; fuzz -d keys[1].startblock sub
+std | rmapbt root: a second key's offset raised, one record missed | agf 0; addr rmaproot; fuzz -d keys[2].offset middlebit
 EOF
 sed -i '/^#/d' "$T/cases"
 plan "$(wc -l < "$T/cases")"
