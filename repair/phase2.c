@@ -1277,13 +1277,6 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 			   tree_suspect(r, &fl, OBJ_RMAPBT);
 	ag->refc_suspect = r->fs->geo.has_reflink &&
 			   tree_suspect(r, &fl, OBJ_REFCBT);
-	for (size_t i = 0; i < fl.n; i++)
-		if (fl.v[i].obj.type == OBJ_RMAPBT &&
-		    (fl.v[i].code == PR_BTREE_BAD_KEY ||
-		     fl.v[i].code == PR_BTREE_KEYS_OUT_OF_ORDER ||
-		     fl.v[i].code == PR_BTREE_BAD_HIGH_KEY ||
-		     fl.v[i].code == PR_BTREE_PAST_HIGH_KEY))
-			ag->rmap_keys_bad = true;
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);

@@ -10,11 +10,10 @@
  *     metadata that no structure explains, less those over blocks just
  *     said to be leaked;
  *   - the rmapbt: the canonical reverse mappings of every observed owner
- *     against the canonical form of the on-disk records -- missing, wrong
- *     and extra records of inode owners (AG metadata owners are
- *     ag_check()'s, in phase 2); where the tree's keys are damaged, each
- *     observed mapping of a file is looked up in the tree as the
- *     reference looks it up instead (check_rmaps_by_lookup);
+ *     against the on-disk records: those of inode owners missing or
+ *     wrong, each looked up in the
+ *     tree as the reference looks it up (check_rmaps_by_lookup; AG
+ *     metadata owners are ag_check()'s, in phase 2);
  *   - neither tree where phase 2 found one the reference would rebuild
  *     rather than compare ("would rebuild corrupt rmap btrees.");
  *   - the refcountbt: the reference counts the shared data extents imply,
@@ -343,17 +342,21 @@ out:
 }
 
 /*
- * Looking observed reverse mappings up in the on-disk rmapbt the way the
- * reference does, where the tree's keys are damaged (phase 2's
- * rmap_keys_bad) and a lookup may miss a record that is there.  The
- * reference's lookup (libxfs's rmap_lookup_le_range) first descends by
- * the nodes' low keys to the last record at or before the key (start,
- * owner, offset) and takes it if it has the owner and, for file data,
- * holds the offset; failing that it queries the tree for records
- * overlapping the key, descending into a child only where the node's
- * low and high keys for it bracket the key, and takes the first such
- * record with the owner and offset.  A record it lands on that cannot
- * be (its start, length or owner) ends the checks of the AG.
+ * Each observed reverse mapping of a file looked up in the on-disk rmapbt
+ * the way the reference looks it up (not matched against the records in
+ * order: damaged keys or records make the two differ).  Its lookup
+ * (libxfs's rmap_lookup_le_range) first descends by the nodes' low keys
+ * to the last record at or before the key (start, owner, offset) and
+ * takes it if it has the owner and, for file data, holds the offset;
+ * failing that it queries the tree for records overlapping the key,
+ * descending into a child only where the node's low and high keys for it
+ * bracket the key, and takes the first such record with the owner and
+ * offset.  None: "Missing reverse-mapping record"; one that does not
+ * cover the mapping with its flags: "Incorrect reverse-mapping".  A
+ * record it lands on that cannot be (its start, length or owner) ends
+ * the checks of the AG ("Could not read reverse-mapping record").  The
+ * reference looks up no record the tree has and nothing observed lacks
+ * ("Extra" is ours, for what the sorted comparison alone finds).
  */
 struct rlookup {
 	struct p5ag		*c;
@@ -644,16 +647,11 @@ static void check_rmaps_by_lookup(struct p5ag *c, const struct sm_list *obs)
 
 static void check_rmaps(struct p5ag *c)
 {
-	struct rp_ag *ag = &c->r->ags[c->agno];
 	struct sm_list obs;
 
 	sm_list_init(&obs);
-	if (!sm_derive_rmaps(c->r->smap, c->agno, &obs)) {
-		if (ag->rmap_keys_bad)
-			check_rmaps_by_lookup(c, &obs);
-		else
-			sm_diff(&obs, &ag->disk_rmaps, rmap_diff, c);
-	}
+	if (!sm_derive_rmaps(c->r->smap, c->agno, &obs))
+		check_rmaps_by_lookup(c, &obs);
 	sm_list_free(&obs);
 }
 

@@ -95,8 +95,6 @@ struct rp_ag {
 	 * would rebuild it instead, for every AG.
 	 */
 	bool			rmap_suspect, refc_suspect;
-	/* the rmapbt's node keys are damaged: phase 5 looks records up */
-	bool			rmap_keys_bad;
 	/* the bnobt and cntbt roots the reference takes as the trees'
 	   blocks (phase2.c root_taken()), or NULLAGBLOCK */
 	xfs_agblock_t		taken_root[2];
