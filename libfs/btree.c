@@ -451,10 +451,17 @@ static void set_obj_iroot(struct walker *wk)
 }
 
 /* Mark levels 0..level as having lost a block: siblings can't be checked. */
+/*
+ * A block (and its subtree) passed over: the next block of each level
+ * below it cannot be held to its neighbours, nor to being the first of
+ * its level (the skipped one may have been).
+ */
 static void chain_break(struct walker *wk, unsigned level)
 {
-	for (unsigned l = 0; l <= level && l < BT_HEIGHT_CAP; l++)
+	for (unsigned l = 0; l <= level && l < BT_HEIGHT_CAP; l++) {
 		wk->lv[l].broken = true;
+		wk->lv[l].seen = true;
+	}
 }
 
 static bool keys_in_order(const struct walker *wk, const void *prev,

@@ -21,6 +21,7 @@ repair_xfs_repair_SOURCES = \
 	repair/phase2.c \
 	repair/upgrade.c \
 	repair/agscan.c \
+	repair/freescan.c \
 	repair/logcheck.c \
 	repair/phase3.h \
 	repair/phase3.c \

@@ -27,6 +27,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "format/crc32c.h"
 #include "progress.h"
 #include "repair.h"
 #include "sbcheck.h"
@@ -352,10 +353,30 @@ static const char *bt_name(enum fs_objtype t, const struct btree_ops **ops)
 	}
 }
 
-/* Would the reference's read verifier refuse the block of finding i? */
-static int block_read_error(const struct fs_geom *g,
-			    const struct fs_findings *fl, size_t i)
+/*
+ * Is the checksum of the AG btree block at daddr wrong?  The kernel's
+ * read verifiers check it before anything else, a block of another kind
+ * included (a bad magic number is then a bad checksum first).
+ */
+static bool block_crc_bad(struct repair *r, xfs_daddr_t daddr)
 {
+	const struct fs_geom *g = &r->fs->geo;
+	struct fs_buf *bp;
+	bool bad;
+
+	if (daddr == (xfs_daddr_t)-1 ||
+	    fs_read_blocks(r->fs, daddr_to_fsb(g, daddr), 1, NULL, NULL, &bp))
+		return false;
+	bad = !xfs_cksum_verify(bp->data, bp->len, XFS_BTREE_SBLOCK_CRC_OFF);
+	buf_release(bp);
+	return bad;
+}
+
+/* Would the reference's read verifier refuse the block of finding i? */
+static int block_read_error(struct repair *r, const struct fs_findings *fl,
+			    size_t i)
+{
+	const struct fs_geom *g = &r->fs->geo;
 	const struct btree_ops *ops;
 	int err = 0;
 
@@ -370,6 +391,10 @@ static int block_read_error(const struct fs_geom *g,
 		case PR_BTREE_BAD_CRC:
 			return -EBADMSG;	/* the kernel's EFSBADCRC */
 		case PR_BTREE_BAD_MAGIC:
+			if (block_crc_bad(r, f->obj.daddr))
+				return -EBADMSG;
+			err = -EUCLEAN;	/* EFSCORRUPTED */
+			break;
 		case PR_BTREE_BAD_UUID:
 		case PR_BTREE_BAD_BLKNO:
 		case PR_BTREE_BAD_OWNER:
@@ -436,7 +461,7 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 		if (fl->v[k].obj.daddr == f->obj.daddr &&
 		    fl->v[k].obj.type == f->obj.type)
 			first = false;
-	err = block_read_error(g, fl, i);
+	err = block_read_error(r, fl, i);
 	if (first && err) {
 		a.field = "suspect";
 		a.found = (uint64_t)(int64_t)err;
@@ -467,6 +492,23 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 		a.v3 = btree_maxrecs(g, ops, leaf);
 		break;
 	}
+	case PR_BTREE_BAD_PTR:
+		/*
+		 * The reference reads an rmapbt or refcountbt node's
+		 * children up to the first pointer outside the AG.
+		 */
+		if (f->obj.type != OBJ_RMAPBT && f->obj.type != OBJ_REFCBT)
+			return false;
+		for (size_t k = 0; k < i; k++)
+			if (fl->v[k].code == f->code &&
+			    fl->v[k].obj.daddr == f->obj.daddr &&
+			    fl->v[k].obj.type == f->obj.type)
+				return true;
+		a.s1 = f->obj.type == OBJ_RMAPBT ? "rmap" : "refcount";
+		a.field = NULL;
+		a.flags = FND_FOUND;
+		rp_say(o, PR_RP_BT_BAD_PTR, &a);
+		return true;
 	case PR_BTREE_BAD_CRC:
 	case PR_BTREE_BAD_UUID:
 	case PR_BTREE_BAD_BLKNO:
@@ -484,13 +526,40 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 	return true;
 }
 
+/* "bad uuid U for agf A": the reference prints the UUID it found. */
+static void say_agf_uuid(struct repair *r, xfs_agnumber_t agno,
+			 struct rp_out *o, const struct fs_finding *f)
+{
+	struct rp_args a = rp_args_of(f);
+	struct fs_buf *bp;
+	struct fs_agf agf;
+	char s[40];
+	const uint8_t *u;
+
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf)) {
+		rp_finding(o, f);
+		return;
+	}
+	buf_release(bp);
+	u = agf.uuid.b;
+	snprintf(s, sizeof(s),
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
+		 "%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		 u[10], u[11], u[12], u[13], u[14], u[15]);
+	a.s1 = s;
+	rp_say(o, f->code, &a);
+}
+
 static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 			   struct rp_out *o, const struct fs_findings *fl,
 			   size_t i)
 {
 	const struct fs_finding *f = &fl->v[i];
 
-	if (f->code == PR_INOBT_BAD_STARTINO)
+	if (f->code == PR_AGF_BAD_UUID)
+		say_agf_uuid(r, agno, o, f);
+	else if (f->code == PR_INOBT_BAD_STARTINO)
 		say_bad_startino(r, agno, o, f);
 	else if (!say_bt_header(r, agno, o, fl, i))
 		rp_finding(o, f);
@@ -668,6 +737,138 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * One block of an rmapbt or refcountbt read at the height the AGF gives
+ * (read_at_agf_level()), as the reference reads it: a level other than
+ * the one expected is said (and ends a block whose parent was already in
+ * doubt), then, the block taken for a node, its record count against a
+ * node's bounds if anything was wrong ("bad btree nrecs"), then for the
+ * root each child in turn: an rmapbt high key with flags no record can
+ * have is said and skipped, the first pointer outside the AG is said and
+ * ends the node.  Blocks it would read as leaves, blocks its verifier
+ * refuses or of another kind are not followed (they are left unsaid).
+ */
+static void read_at_level(struct repair *r, xfs_agnumber_t agno,
+			  struct rp_out *o, const struct btree_ops *ops,
+			  xfs_agblock_t bno, int64_t want, bool suspect,
+			  bool isroot)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *dummy;
+	bool rmap = ops->objtype == OBJ_RMAPBT;
+	struct rp_args a = RP_ARGS_INIT(ops->objtype);
+	unsigned level, numrecs, n, maxr, minr, errors = 0;
+	const uint8_t *d;
+	struct fs_buf *bp;
+
+	if (fs_read_agblocks(r->fs, agno, bno, 1, ops->buf_ops, NULL, &bp))
+		return;
+	d = bp->data;
+	if (buf_corrupt(bp) || load_be32(d) != ops->magic)
+		goto out;
+	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock, bb_numrecs));
+	a.obj.agno = agno;
+	a.obj.daddr = agb_to_daddr(g, agno, bno);
+	a.s1 = bt_name(ops->objtype, &dummy);
+	if (level != want) {
+		a.field = "ag level";
+		a.expected = (uint64_t)want;
+		a.found = level;
+		rp_say(o, PR_BTREE_BAD_LEVEL, &a);
+		errors++;
+		if (suspect)
+			goto out;
+	}
+	if (want == 0)
+		goto out;
+	maxr = btree_maxrecs(g, ops, false);
+	minr = btree_minrecs(g, ops, false);
+	n = numrecs;
+	if (n > maxr) {
+		n = maxr;
+		errors++;
+	}
+	if (!isroot && n < minr) {
+		n = minr;
+		errors++;
+	}
+	if (errors) {
+		a.field = "ag numrecs";
+		a.found = numrecs;
+		a.v2 = minr;
+		a.v3 = maxr;
+		rp_say(o, PR_BTREE_BAD_NUMRECS, &a);
+		if (suspect)
+			goto out;
+		suspect = true;
+	}
+	if (!isroot)
+		goto out;
+	for (unsigned i = 0; i < n; i++) {
+		size_t slot = rmap ? 2 * ops->key_len : ops->key_len;
+		const uint8_t *pp = d + btree_hdr_len(ops) + (size_t)maxr * slot +
+				    (size_t)i * 4;
+		uint32_t ptr = load_be32(pp);
+
+		if (rmap) {
+			const uint8_t *hk = d + btree_hdr_len(ops) + i * slot +
+					    ops->key_len;
+			uint64_t off = load_be64(hk + offsetof(struct xfs_rmap_key,
+							       rm_offset));
+
+			if (off & ~(XFS_RMAP_OFF_MASK | XFS_RMAP_OFF_FLAGS)) {
+				struct rp_args k = a;
+
+				k.field = "high key";
+				k.obj.index = i;
+				k.agbno = ptr;
+				k.flags = FND_FOUND;
+				k.found = off;
+				rp_say(o, PR_RMAP_BAD_FLAGS, &k);
+				continue;
+			}
+		}
+		if (ptr == 0 || ptr >= geom_ag_blocks(g, agno)) {
+			a.field = NULL;
+			a.s1 = rmap ? "rmap" : "refcount";
+			a.flags = FND_FOUND;
+			a.found = ptr;
+			rp_say(o, PR_RP_BT_BAD_PTR, &a);
+			break;
+		}
+		read_at_level(r, agno, o, ops, ptr, want - 1, suspect, false);
+	}
+out:
+	buf_release(bp);
+}
+
+/*
+ * An rmapbt or refcountbt whose height in the AGF no tree can have: the
+ * reference says so ("bad levels"), then reads the tree all the same,
+ * starting from that height (levels - 1, a signed number).  ag_check()
+ * does not walk such a tree; read_at_level() says what the reference
+ * says of it.
+ */
+static void say_tree_at_bad_agf_level(struct repair *r, xfs_agnumber_t agno,
+				      struct rp_out *o, enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, type, &root);
+	if ((root.levels >= 1 && root.levels <= btree_maxlevels(g, root.ops)) ||
+	    root.root == 0 || root.root >= geom_ag_blocks(g, agno))
+		return;
+	read_at_level(r, agno, o, root.ops, root.root,
+		      (int64_t)(int32_t)(root.levels - 1), false, true);
+}
+
+/*
  * Does the reference take the free space root the AGF names as the
  * tree's block, where our walk may not have (a root at a height other
  * than the AGF's)?  It does for a block of the right kind, unless its
@@ -701,6 +902,67 @@ static xfs_agblock_t root_taken(struct repair *r, xfs_agnumber_t agno,
 		ret = root.root;
 	buf_release(bp);
 	return ret;
+}
+
+/* Is the AG btree block at daddr a leaf (its own header says)? */
+static bool bt_leaf(struct repair *r, xfs_daddr_t daddr)
+{
+	return inobt_leaf(r, daddr);
+}
+
+/*
+ * Would the reference stop trusting this AG's rmapbt (t OBJ_RMAPBT) or
+ * refcountbt (OBJ_REFCBT) for its phase 4 comparisons?  It does for a
+ * root the AGF puts out of reach or a height it cannot have, for any
+ * block of the tree with a bad magic number, a level other than the one
+ * expected or a record count out of bounds, for a node's key past the
+ * high key its parent gives it, and for a leaf its read verifier refuses
+ * (a node it refuses, whose header is otherwise good, does not count: it
+ * takes the node's word again).  Not for a child pointer outside the AG:
+ * it stops reading the node there, before it would decide.
+ */
+static bool tree_suspect(struct repair *r, const struct fs_findings *fl,
+			 enum fs_objtype t)
+{
+	const char *root = t == OBJ_RMAPBT ? "rmaproot" : "refcntroot";
+	const char *level = t == OBJ_RMAPBT ? "rmaplevel" : "refcntlevel";
+
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if ((f->code == PR_AGF_BAD_ROOT || f->code == PR_AGF_BAD_LEVEL) &&
+		    f->field && (!strcmp(f->field, root) ||
+				 !strcmp(f->field, level)))
+			return true;
+		if (f->obj.type != t)
+			continue;
+		switch (f->code) {
+		case PR_BTREE_BAD_MAGIC:
+		case PR_BTREE_BAD_LEVEL:
+		case PR_BTREE_BAD_NUMRECS:
+		case PR_BTREE_UNREADABLE:
+			return true;
+		case PR_BTREE_PAST_HIGH_KEY:
+			if (f->field && !strcmp(f->field, "keys"))
+				return true;
+			break;
+		case PR_BTREE_BAD_CRC:
+		case PR_BTREE_BAD_UUID:
+		case PR_BTREE_BAD_BLKNO:
+		case PR_BTREE_BAD_OWNER:
+			if (bt_leaf(r, f->obj.daddr))
+				return true;
+			break;
+		case PR_BTREE_BAD_SIBLING:
+			if (!(f->flags & FND_EXPECTED) &&
+			    bt_leaf(r, f->obj.daddr))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
 }
 
 /*
@@ -772,6 +1034,109 @@ static void check_free_counts(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * Is a finding of ag_check()'s one that rp_free_replay() has said in the
+ * reference's words?  Its findings on the free space records are, and a
+ * claim on blocks it said were claimed twice or a record it did not
+ * take.
+ */
+static bool free_replay_says(const struct fs_finding *f,
+			     const struct sm_list *said)
+{
+	bool free_tree = f->obj.type == OBJ_BNOBT ||
+			 f->obj.type == OBJ_CNTBT;
+
+	switch (f->code) {
+	case PR_ALLOC_BAD_EXTENT:
+	case PR_ALLOC_OVERLAP:
+	case PR_BTREE_RECS_OUT_OF_ORDER:
+		return free_tree;
+	case PR_AGFL_ENTRY_FREE:
+		return rp_free_replay_said(said, f->found);
+	case PR_AG_BLOCK_CONFLICT:
+		return (free_tree || f->obj.type == OBJ_REFCBT ||
+			(f->field && (!strcmp(f->field, "free space") ||
+				      !strcmp(f->field, "refcountbt")))) &&
+		       rp_free_replay_said(said, f->found);
+	default:
+		return false;
+	}
+}
+
+/*
+ * Is a finding of ag_check()'s on an rmapbt record one that
+ * rp_ag_replay() has said in the reference's words?  All the checks of a
+ * record on its own and of its order are; a record past its parent's
+ * high key is still ag_check()'s, unless the reference did not take it.
+ */
+static bool rmap_replay_says(const struct fs_geom *g,
+			     const struct fs_finding *f,
+			     const struct sm_list *skipped)
+{
+	if (f->obj.type != OBJ_RMAPBT)
+		return false;
+	switch (f->code) {
+	case PR_RMAP_BAD_EXTENT:
+	case PR_RMAP_BAD_OWNER:
+	case PR_RMAP_BAD_OFFSET:
+	case PR_RMAP_BAD_FLAGS:
+	case PR_RMAP_OVERLAP:
+		return true;
+	case PR_BTREE_RECS_OUT_OF_ORDER:
+		return f->field && !strcmp(f->field, "recs");
+	case PR_BTREE_PAST_HIGH_KEY:
+		return f->field && !strcmp(f->field, "recs") &&
+		       rp_rmap_replay_skipped(skipped, f->obj.daddr,
+					      g->blkbb_log, f->obj.index);
+	default:
+		return false;
+	}
+}
+
+/*
+ * The AGF's rmapbt block count against the blocks of the tree the
+ * reference reads, where ag_check() did not hold them against each
+ * other because blocks were passed over: the reference counts the
+ * blocks it reads whose magic number is right, which is our count where
+ * the only blocks passed over are of another kind (their subtrees are
+ * read by neither).
+ */
+static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
+			      struct rp_out *o, const struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct rp_args a = RP_ARGS_INIT(OBJ_AGF);
+	uint64_t magic = 0;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (!r->fs->geo.has_rmapbt || ag->hdr_bad || !ag->agf_read ||
+	    !ag->sum.rmap.skipped)
+		return;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if ((f->code == PR_AGF_BAD_ROOT || f->code == PR_AGF_BAD_LEVEL) &&
+		    f->field && (!strcmp(f->field, "rmaproot") ||
+				 !strcmp(f->field, "rmaplevel")))
+			return;
+		if (f->obj.type == OBJ_RMAPBT && f->code == PR_BTREE_BAD_MAGIC)
+			magic++;
+	}
+	if (magic != ag->sum.rmap.skipped ||
+	    ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	if (agf.rmap_blocks == ag->sum.rmap.nblocks)
+		return;
+	a.obj.agno = agno;
+	a.obj.daddr = ag_sector_daddr(&r->fs->geo, agno, XFS_AGF_SECTOR);
+	a.field = "rmapblocks";
+	a.expected = ag->sum.rmap.nblocks;
+	a.found = agf.rmap_blocks;
+	rp_say(o, PR_AGF_RMAP_BLOCKS_MISMATCH, &a);
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
@@ -787,11 +1152,24 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 {
 	struct rp_ag *ag = &r->ags[agno];
 	const xfs_agblock_t *roots = ag->taken_root;
+	struct rp_out fo;
+	struct sm_list said, skipped;
+	unsigned replayed;
+	bool fo_said = false;
 	size_t j = 0;
 
+	rp_out_init(&fo);
+	sm_list_init(&said);
+	sm_list_init(&skipped);
+	replayed = rp_ag_replay(r, agno, &fo, &said, &skipped);
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
 
+		if ((replayed & RP_REPLAY_FREE) && free_replay_says(f, &said))
+			continue;
+		if ((replayed & RP_REPLAY_RMAP) &&
+		    rmap_replay_says(&r->fs->geo, f, &skipped))
+			continue;
 		if (f->code == PR_FINOBT_EXTRA_REC) {
 			xfs_agino_t *nv = realloc(ag->fino_seeds,
 					(ag->nfino_seeds + 1) * sizeof(*nv));
@@ -834,12 +1212,32 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		fl->v[j++] = *f;
 	}
 	findings_truncate(fl, j);
-	for (size_t i = 0; i < fl->n; i++)
+	check_rmap_blocks(r, agno, o, fl);
+	for (size_t i = 0; i < fl->n; i++) {
+		enum fs_objtype t = fl->v[i].obj.type;
+
+		/* the trees' records come after the AGF's and AGFL's */
+		if (!fo_said && t != OBJ_AGF && t != OBJ_AGFL &&
+		    t != OBJ_BNOBT && t != OBJ_CNTBT && t != OBJ_RMAPBT) {
+			if (fo.len)
+				rp_log(o, "%s", fo.buf);
+			fo_said = true;
+		}
 		say_ag_finding(r, agno, o, fl, i);
+	}
+	if (!fo_said && fo.len)
+		rp_log(o, "%s", fo.buf);
+	rp_out_free(&fo);
+	sm_list_free(&said);
+	sm_list_free(&skipped);
 	findings_clear(fl);
 	if (!ag->hdr_bad && ag->agf_read) {
 		say_root_at_agf_level(r, agno, o, BT_BNO);
 		say_root_at_agf_level(r, agno, o, BT_CNT);
+		if (r->fs->geo.has_rmapbt)
+			say_tree_at_bad_agf_level(r, agno, o, BT_RMAP);
+		if (r->fs->geo.has_reflink)
+			say_tree_at_bad_agf_level(r, agno, o, BT_REFC);
 	}
 	check_free_counts(r, agno, o);
 }
@@ -875,6 +1273,10 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 						    OBJ_RMAPBT, &ag->sum.rmap,
 						    &fl);
 	}
+	ag->rmap_suspect = r->fs->geo.has_rmapbt &&
+			   tree_suspect(r, &fl, OBJ_RMAPBT);
+	ag->refc_suspect = r->fs->geo.has_reflink &&
+			   tree_suspect(r, &fl, OBJ_REFCBT);
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);

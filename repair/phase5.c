@@ -10,9 +10,12 @@
  *     metadata that no structure explains, less those over blocks just
  *     said to be leaked;
  *   - the rmapbt: the canonical reverse mappings of every observed owner
- *     against the canonical form of the on-disk records -- missing, wrong
- *     and extra records of inode owners (AG metadata owners are
- *     ag_check()'s, in phase 2);
+ *     against the on-disk records: those of inode owners missing or
+ *     wrong, each looked up in the
+ *     tree as the reference looks it up (check_rmaps_by_lookup; AG
+ *     metadata owners are ag_check()'s, in phase 2);
+ *   - neither tree where phase 2 found one the reference would rebuild
+ *     rather than compare ("would rebuild corrupt rmap btrees.");
  *   - the refcountbt: the reference counts the shared data extents imply,
  *     and CoW staging extents (which a clean filesystem has none of),
  *     against the on-disk records.
@@ -25,6 +28,8 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <errno.h>
 #include "array.h"
 #include "repair.h"
 #include "workers.h"
@@ -336,14 +341,317 @@ out:
 	sm_list_free(&listed);
 }
 
+/*
+ * Each observed reverse mapping of a file looked up in the on-disk rmapbt
+ * the way the reference looks it up (not matched against the records in
+ * order: damaged keys or records make the two differ).  Its lookup
+ * (libxfs's rmap_lookup_le_range) first descends by the nodes' low keys
+ * to the last record at or before the key (start, owner, offset) and
+ * takes it if it has the owner and, for file data, holds the offset;
+ * failing that it queries the tree for records overlapping the key,
+ * descending into a child only where the node's low and high keys for it
+ * bracket the key, and takes the first such record with the owner and
+ * offset.  None: "Missing reverse-mapping record"; one that does not
+ * cover the mapping with its flags: "Incorrect reverse-mapping".  A
+ * record it lands on that cannot be (its start, length or owner) ends
+ * the checks of the AG ("Could not read reverse-mapping record").  The
+ * reference looks up no record the tree has and nothing observed lacks
+ * ("Extra" is ours, for what the sorted comparison alone finds).
+ */
+struct rlookup {
+	struct p5ag		*c;
+	const struct btree_ops	*ops;
+	uint32_t		aglen;
+	uint32_t		q_start;
+	uint64_t		q_owner, q_off;
+	bool			found, bad;
+	struct xfs_rmap_rec	hit;
+};
+
+static int rkey_cmp(uint32_t s1, uint64_t o1, uint64_t f1, uint32_t s2,
+		    uint64_t o2, uint64_t f2)
+{
+	if (s1 != s2)
+		return s1 < s2 ? -1 : 1;
+	if (o1 != o2)
+		return o1 < o2 ? -1 : 1;
+	f1 &= XFS_RMAP_OFF_MASK;
+	f2 &= XFS_RMAP_OFF_MASK;
+	return f1 < f2 ? -1 : f1 > f2;
+}
+
+static int key_vs_q(const struct rlookup *l, const uint8_t *k)
+{
+	return rkey_cmp(load_be32(k), load_be64(k + 4), load_be64(k + 12),
+			l->q_start, l->q_owner, l->q_off);
+}
+
+/* The record takes the lookup: its owner, and its offsets hold the key's. */
+static bool rl_helper(struct rlookup *l, const struct xfs_rmap_rec *m)
+{
+	uint64_t owner = get_be64(m->rm_owner);
+	uint64_t raw = get_be64(m->rm_offset);
+	uint64_t off = raw & XFS_RMAP_OFF_MASK;
+
+	if (owner != l->q_owner)
+		return false;
+	if (sm_inode_owner(owner) && !(raw & XFS_RMAP_OFF_BMBT_BLOCK) &&
+	    (off > l->q_off ||
+	     off + get_be32(m->rm_blockcount) <= l->q_off))
+		return false;
+	l->hit = *m;
+	l->found = true;
+	return true;
+}
+
+/* libxfs's checks of a record read by a lookup; false: corruption said. */
+static bool rl_rec_ok(struct rlookup *l, const struct xfs_rmap_rec *m)
+{
+	const struct fs_geom *g = &l->c->r->fs->geo;
+	uint32_t b = get_be32(m->rm_startblock);
+	uint32_t len = get_be32(m->rm_blockcount);
+	uint64_t owner = get_be64(m->rm_owner);
+	uint64_t raw = get_be64(m->rm_offset);
+	uint32_t first = ag_first_block(g);
+	bool ok;
+
+	if (raw & ~(XFS_RMAP_OFF_MASK | XFS_RMAP_OFF_FLAGS) || !len)
+		ok = false;
+	else if (b < first)
+		ok = owner == XFS_RMAP_OWN_FS && len == first;
+	else
+		ok = b < l->aglen && (uint32_t)(b + len) > b &&
+		     b + len - 1 < l->aglen;
+	if (ok)
+		ok = ino_valid(g, owner) ||
+		     (owner <= XFS_RMAP_OWN_FS && owner >= XFS_RMAP_OWN_MIN);
+	if (!ok) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_RMAPBT);
+
+		a.obj.agno = l->c->agno;
+		a.found = owner;
+		/* libxfs's in-memory flags: attr 1, bmbt 2, unwritten 4 */
+		a.expected = ((raw & XFS_RMAP_OFF_ATTR_FORK) ? 1 : 0) |
+			     ((raw & XFS_RMAP_OFF_BMBT_BLOCK) ? 2 : 0) |
+			     ((raw & XFS_RMAP_OFF_UNWRITTEN) ? 4 : 0);
+		a.v2 = b;
+		a.v3 = len;
+		rp_say(l->c->out, PR_RP_RMAP_LOOKUP_BAD, &a);
+		l->bad = true;
+	}
+	return ok;
+}
+
+static int rl_read(struct rlookup *l, uint32_t agbno, struct fs_buf **bpp)
+{
+	if (!agbno || agbno >= l->aglen)
+		return -EUCLEAN;
+	return fs_read_agblocks(l->c->r->fs, l->c->agno, agbno, 1,
+				l->ops->buf_ops, NULL, bpp);
+}
+
+/* The last record at or before the key, by the low keys (xfs_btree_lookup LE). */
+static int rl_lookup_le(struct rlookup *l, uint32_t root, unsigned levels)
+{
+	const struct fs_geom *g = &l->c->r->fs->geo;
+	uint32_t agbno = root;
+
+	for (unsigned depth = 0; depth < levels && depth < 16; depth++) {
+		struct fs_buf *bp;
+		const uint8_t *d, *base;
+		unsigned level, n, keyno = 0, low = 1, high, maxr;
+		int diff = 1, r;
+		bool leaf;
+
+		if ((r = rl_read(l, agbno, &bp)))
+			return r;
+		d = bp->data;
+		level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+		n = load_be16(d + offsetof(struct xfs_btree_sblock, bb_numrecs));
+		leaf = level == 0;
+		maxr = btree_maxrecs(g, l->ops, leaf);
+		base = d + btree_hdr_len(l->ops);
+		if (n > maxr)
+			n = maxr;
+		high = n;
+		while (low <= high) {
+			const uint8_t *k;
+
+			keyno = (low + high) >> 1;
+			if (leaf) {
+				const struct xfs_rmap_rec *m = (const void *)
+					(base + (keyno - 1) * sizeof(*m));
+
+				diff = rkey_cmp(get_be32(m->rm_startblock),
+						get_be64(m->rm_owner),
+						get_be64(m->rm_offset), l->q_start,
+						l->q_owner, l->q_off);
+			} else {
+				k = base + (keyno - 1) * 2 * l->ops->key_len;
+				diff = key_vs_q(l, k);
+			}
+			if (diff < 0)
+				low = keyno + 1;
+			else if (diff > 0)
+				high = keyno - 1;
+			else
+				break;
+		}
+		if (!leaf) {
+			if (diff > 0 && keyno > 0)
+				keyno--;
+			if (keyno < 1)
+				keyno = 1;
+			agbno = load_be32(base + (size_t)maxr * 2 * l->ops->key_len +
+					  (keyno - 1) * 4);
+			buf_release(bp);
+			continue;
+		}
+		if (diff > 0 && keyno > 0)
+			keyno--;
+		if (keyno >= 1 && keyno <= n) {
+			struct xfs_rmap_rec m;
+
+			memcpy(&m, base + (keyno - 1) * sizeof(m), sizeof(m));
+			if (rl_rec_ok(l, &m))
+				rl_helper(l, &m);
+		}
+		buf_release(bp);
+		return 0;
+	}
+	return 0;
+}
+
+/* The records overlapping the key (xfs_btree_overlapped_query_range). */
+static int rl_query(struct rlookup *l, uint32_t agbno, unsigned depth)
+{
+	const struct fs_geom *g = &l->c->r->fs->geo;
+	struct fs_buf *bp;
+	const uint8_t *d, *base;
+	unsigned level, n, maxr;
+	int r = 0;
+
+	if (depth > 16)
+		return 0;
+	if ((r = rl_read(l, agbno, &bp)))
+		return r;
+	d = bp->data;
+	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+	n = load_be16(d + offsetof(struct xfs_btree_sblock, bb_numrecs));
+	maxr = btree_maxrecs(g, l->ops, level == 0);
+	base = d + btree_hdr_len(l->ops);
+	if (n > maxr)
+		n = maxr;
+	for (unsigned i = 0; i < n && !l->found && !r; i++) {
+		if (level == 0) {
+			struct xfs_rmap_rec m;
+			uint32_t b, len;
+			uint64_t owner, raw, hoff;
+
+			memcpy(&m, base + i * sizeof(m), sizeof(m));
+			b = get_be32(m.rm_startblock);
+			len = get_be32(m.rm_blockcount);
+			owner = get_be64(m.rm_owner);
+			raw = get_be64(m.rm_offset);
+			hoff = raw;
+			if (sm_inode_owner(owner) && !(raw & XFS_RMAP_OFF_BMBT_BLOCK))
+				hoff += len - 1;
+			if (rkey_cmp(l->q_start, l->q_owner, l->q_off, b, owner,
+				     raw) < 0)
+				break;
+			if (rkey_cmp(b + len - 1, owner, hoff, l->q_start,
+				     l->q_owner, l->q_off) >= 0)
+				rl_helper(l, &m);
+			continue;
+		}
+		{
+			const uint8_t *lk = base + (size_t)i * 2 * l->ops->key_len;
+			const uint8_t *hk = lk + l->ops->key_len;
+			uint32_t ptr = load_be32(base + (size_t)maxr * 2 *
+						 l->ops->key_len + i * 4);
+
+			if (key_vs_q(l, lk) > 0)
+				break;
+			if (key_vs_q(l, hk) >= 0)
+				r = rl_query(l, ptr, depth + 1);
+		}
+	}
+	buf_release(bp);
+	return r;
+}
+
+static bool rmap_is_good(const struct sm_rec *obs, const struct xfs_rmap_rec *m)
+{
+	uint32_t b = get_be32(m->rm_startblock), len = get_be32(m->rm_blockcount);
+	uint64_t raw = get_be64(m->rm_offset);
+
+	if ((raw & XFS_RMAP_OFF_FLAGS) != sm_flags(obs) ||
+	    get_be64(m->rm_owner) != obs->owner)
+		return false;
+	if (b > obs->agbno || (uint64_t)b + len < (uint64_t)obs->agbno + obs->len)
+		return false;
+	if (!sm_inode_owner(obs->owner) ||
+	    (obs->offset & XFS_RMAP_OFF_BMBT_BLOCK))
+		return true;
+	return (raw & XFS_RMAP_OFF_MASK) <= sm_fileoff(obs) &&
+	       (raw & XFS_RMAP_OFF_MASK) + len >= sm_fileoff(obs) + obs->len;
+}
+
+static void check_rmaps_by_lookup(struct p5ag *c, const struct sm_list *obs)
+{
+	struct rlookup l = { .c = c, .ops = &rmapbt_ops,
+			     .aglen = geom_ag_blocks(&c->r->fs->geo, c->agno) };
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (ag_read_agf(c->r->fs, c->agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	agf_btree_root(&agf, c->agno, BT_RMAP, &root);
+	for (size_t i = 0; i < obs->n; i++) {
+		const struct sm_rec *x = &obs->v[i];
+		int r;
+
+		/* the reference's lookups of AG metadata fail nowhere we saw */
+		if (!sm_inode_owner(x->owner))
+			continue;
+		l.q_start = x->agbno;
+		l.q_owner = x->owner;
+		l.q_off = sm_inode_owner(x->owner) ? sm_fileoff(x) : 0;
+		l.found = l.bad = false;
+		r = rl_lookup_le(&l, root.root, root.levels);
+		if (!r && !l.bad && !l.found)
+			r = rl_query(&l, root.root, 0);
+		if (r || l.bad) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_RMAPBT);
+
+			a.obj.agno = c->agno;
+			a.found = x->agbno;
+			rp_say(c->out, PR_RP_RMAP_LOOKUP_FAILED, &a);
+			return;
+		}
+		if (!l.found) {
+			rmap_diff(x, NULL, c);
+		} else if (!rmap_is_good(x, &l.hit)) {
+			struct sm_rec disk = {
+				get_be32(l.hit.rm_startblock),
+				get_be32(l.hit.rm_blockcount),
+				get_be64(l.hit.rm_owner),
+				get_be64(l.hit.rm_offset) };
+
+			rmap_diff(x, &disk, c);
+		}
+	}
+}
+
 static void check_rmaps(struct p5ag *c)
 {
-	struct rp_ag *ag = &c->r->ags[c->agno];
 	struct sm_list obs;
 
 	sm_list_init(&obs);
 	if (!sm_derive_rmaps(c->r->smap, c->agno, &obs))
-		sm_diff(&obs, &ag->disk_rmaps, rmap_diff, c);
+		check_rmaps_by_lookup(c, &obs);
 	sm_list_free(&obs);
 }
 
@@ -385,7 +693,17 @@ static void check_reflink_flags(struct p5ag *c, const struct sm_refc_list *rl)
 	}
 }
 
-static void check_refcounts(struct p5ag *c)
+static void say_rebuild(struct p5ag *c, enum fs_problem code)
+{
+	struct rp_args a = RP_ARGS_INIT(code == PR_RP_RMAPBT_REBUILD ?
+					OBJ_RMAPBT : OBJ_REFCBT);
+
+	a.obj.agno = c->agno;
+	rp_say(c->out, code, &a);
+}
+
+/* suspect: the refcountbt is not compared, only its CoW leftovers said */
+static void check_refcounts(struct p5ag *c, bool suspect)
 {
 	struct rp_ag *ag = &c->r->ags[c->agno];
 	struct sm_refc_list obs;
@@ -402,6 +720,12 @@ static void check_refcounts(struct p5ag *c)
 		rp_say(c->out, PR_RP_REFC_COW_LEFTOVER, &a);
 	}
 	sm_refc_init(&obs);
+	if (suspect) {
+		if (!sm_derive_refcounts(c->r->smap, c->agno, &obs))
+			check_reflink_flags(c, &obs);
+		sm_refc_free(&obs);
+		return;
+	}
 	for (size_t i = 0; i < ag->disk_rmaps.n; i++)
 		if (ag->disk_rmaps.v[i].len > c->disk_maxlen)
 			c->disk_maxlen = ag->disk_rmaps.v[i].len;
@@ -411,6 +735,20 @@ static void check_refcounts(struct p5ag *c)
 		check_reflink_flags(c, &obs);
 	}
 	sm_refc_free(&obs);
+}
+
+/*
+ * Does any AG's rmapbt (refcountbt) lose the reference's trust (phase 2's
+ * rmap_suspect, refc_suspect)?  Then it compares that tree in no AG, and
+ * says once that it would rebuild them.
+ */
+static bool any_suspect(const struct repair *r, bool refc)
+{
+	for (xfs_agnumber_t i = 0; i < r->fs->geo.agcount; i++)
+		if (!r->ags[i].hdr_bad &&
+		    (refc ? r->ags[i].refc_suspect : r->ags[i].rmap_suspect))
+			return true;
+	return false;
 }
 
 static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
@@ -423,6 +761,7 @@ static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	bool complete = !ag->hdr_bad && ag->sum.agf_ok && ag->sum.agi_ok &&
 			ag->bno_walked && ag->ino_walked &&
 			!r->smap->ags[agno].enomem;
+	bool rmap_suspect, refc_suspect;
 
 	if (complete)
 		check_free(&c);
@@ -430,10 +769,16 @@ static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	free(c.said);
 	if (complete && g->has_rmapbt && ag->rmap_walked)
 		sm_normalize(&ag->disk_rmaps);	/* both checks use it */
-	if (complete && g->has_rmapbt && ag->rmap_walked)
+	rmap_suspect = g->has_rmapbt && any_suspect(r, false);
+	refc_suspect = g->has_reflink && any_suspect(r, true);
+	if (agno == 0 && rmap_suspect)
+		say_rebuild(&c, PR_RP_RMAPBT_REBUILD);
+	if (complete && g->has_rmapbt && ag->rmap_walked && !rmap_suspect)
 		check_rmaps(&c);
+	if (agno == 0 && refc_suspect)
+		say_rebuild(&c, PR_RP_REFCBT_REBUILD);
 	if (complete && g->has_reflink && ag->refc_walked)
-		check_refcounts(&c);
+		check_refcounts(&c, refc_suspect);
 	rp_seq_done(&p->seq, agno);
 }
 

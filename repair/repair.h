@@ -89,6 +89,12 @@ struct rp_ag {
 	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
 	bool			agf_read;
 	bool			bno_as_ref, cnt_as_ref, rmap_as_ref;
+	/*
+	 * The rmapbt (refcountbt) is one the reference would not compare
+	 * with what it observed (phase2.c tree_suspect()): phase 5 says it
+	 * would rebuild it instead, for every AG.
+	 */
+	bool			rmap_suspect, refc_suspect;
 	/* the bnobt and cntbt roots the reference takes as the trees'
 	   blocks (phase2.c root_taken()), or NULLAGBLOCK */
 	xfs_agblock_t		taken_root[2];
@@ -140,6 +146,23 @@ void rp_check_max_lsn(struct repair *r);
 
 /* agscan.c: what each AG's headers and trees claim, into the space map. */
 void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno);
+
+/*
+ * freescan.c: the records of the free space btrees and of the rmapbt in
+ * the reference's words, to o, where they can be read as it reads them
+ * (ag_check()'s findings stand for the others).  Returns RP_REPLAY_*
+ * bits for the trees said.  said gets the blocks it spoke for in the
+ * free space trees (records not taken, runs claimed twice:
+ * rp_free_replay_said()); skipped the rmapbt records it did not take
+ * (rp_rmap_replay_skipped()).
+ */
+#define RP_REPLAY_FREE	(1u << 0)
+#define RP_REPLAY_RMAP	(1u << 1)
+unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
+		      struct sm_list *said, struct sm_list *skipped);
+bool rp_rmap_replay_skipped(const struct sm_list *skipped, xfs_daddr_t daddr,
+			    unsigned blkbb_log, uint64_t index);
+bool rp_free_replay_said(const struct sm_list *said, uint64_t agbno);
 
 /* rt.c: realtime claims, checked after phase 4. */
 struct fs_extents;

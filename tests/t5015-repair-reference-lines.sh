@@ -17,7 +17,10 @@
 #     record"), also when the inobt root is unusable; inobt records that
 #     start out of line ("badly aligned", "bad starting inode #");
 #   - AG btree blocks the read verifier refuses ("btree block A/B is
-#     suspect, error -N");
+#     suspect, error -N", -74 for a bad checksum before a bad magic);
+#   - the free space, rmap and refcount btrees' records and the AGF (see
+#     the cases below: records not taken, out of order, claimed twice;
+#     trees the reference would rebuild rather than compare);
 #   - bmap btree sibling pointers ("bad back (left) sibling pointer ...
 #     in inode N (data fork) bmap btree block B");
 #   - a signed attribute fork format ("illegal attribute format -126");
@@ -230,6 +233,44 @@ plain | extent list: a start block among the AG headers | inode {ino:/file_spars
 plain | symlink extent: a start block among the AG headers | inode {ino:/link_long}; fuzz -d u3.bmx[0].startblock zeroes
 plain | extent count past the fork: the walk stops at the first zero record | inode {ino:/file_sparse}; fuzz -d core.nextents middlebit
 plain | a directory's extent count past the fork | inode {ino:/dir_block}; fuzz -d core.nextents add
+EOF
+# ---- the AGF, the free space, rmap and refcount btrees at record level:
+# records the reference does not take ("invalid start block", "invalid
+# length"), out of order, over blocks already claimed ("multiply claimed
+# by bno space tree, state - S"); the rmapbt's records (non-inode owners
+# with flags or an offset, "invalid owner", block states it maps again:
+# "AG meta block ... mismatch"); trees it would rebuild rather than
+# compare ("would rebuild corrupt rmap btrees."), an rmapbt or refcountbt
+# read from an impossible AGF height ("expected level -2"), the AGF's
+# rmapbt block count, AGF fields printed signed and the AGF's UUID; file
+# mappings an rmapbt with damaged keys hides from the reference's lookups
+# ("Missing reverse-mapping record")
+cat >> "$T/cases" <<'EOF'
+std | bnobt record: a start past the AG | agf 0; addr bnoroot; fuzz -d recs[3].startblock ones
+std | bnobt record: a length past the AG | agf 0; addr bnoroot; fuzz -d recs[6].blockcount ones
+std | cntbt record: a start past the AG | agf 0; addr cntroot; fuzz -d recs[6].startblock ones
+plain | cntbt record: a zero length | agf 0; addr cntroot; fuzz -d recs[2].blockcount zeroes
+plain | cntbt record: a free extent listed twice | agf 0; addr cntroot; fuzz -d recs[1].startblock add
+std | bnobt: stale records past the count, out of order and claimed twice | agf 0; addr bnoroot; fuzz -d numrecs lastbit
+std | AGFL entry on a free block: claimed twice by both trees | agfl 1; fuzz -d bno[2] add
+std | rmapbt leaf: a non-inode owner with an offset | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[1].offset lastbit
+std | rmapbt leaf: a non-inode owner with flags | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[3].attrfork ones
+std | rmapbt leaf: an impossible owner over btree blocks | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[2].owner ones
+std | rmapbt leaf: a start past the AG | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[144].startblock middlebit
+std | rmapbt leaf: a length past the AG | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[2].blockcount ones
+std | rmapbt leaf of another kind: would rebuild, block count | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d magic middlebit
+std | refcountbt root: no UUID, would rebuild | agf 0; addr refcntroot; fuzz -d uuid middlebit
+std | refcountbt root out of the AG: would rebuild | agf 1; fuzz -d refcntroot firstbit
+std | rmapbt levels impossible: read from level -2 | agf 1; fuzz -d rmaplevel ones
+std | rmapbt levels impossible: a root read two levels too low | agf 0; fuzz -d rmaplevel sub
+std | refcountbt levels impossible: a leaf read as a node | agf 0; fuzz -d refcntlevel middlebit
+plain | AGF version printed signed | agf 0; fuzz -d versionnum firstbit
+plain | AGF fllast printed signed | agf 1; fuzz -d fllast ones
+plain | AGF flcount printed signed | agf 0; fuzz -d flcount sub
+std | AGF UUID printed | agf 0; fuzz -d uuid ones
+plain | bnobt root on a data block: a bad checksum first | agf 1; fuzz -d bnoroot add
+std | rmapbt root: a first key past the AG, its child's records missed by lookups | agf 0; addr rmaproot; fuzz -d keys[1].startblock sub
+std | rmapbt root: a second key's offset raised, one record missed | agf 0; addr rmaproot; fuzz -d keys[2].offset middlebit
 EOF
 sed -i '/^#/d' "$T/cases"
 plan "$(wc -l < "$T/cases")"
