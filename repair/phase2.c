@@ -921,6 +921,15 @@ static bool bt_leaf(struct repair *r, xfs_daddr_t daddr)
  * takes the node's word again).  Not for a child pointer outside the AG:
  * it stops reading the node there, before it would decide.
  */
+/* Did ag_check() say anything (of any severity) about that tree? */
+static bool tree_has_findings(const struct fs_findings *fl, enum fs_objtype t)
+{
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->v[i].obj.type == t)
+			return true;
+	return false;
+}
+
 static bool tree_suspect(struct repair *r, const struct fs_findings *fl,
 			 enum fs_objtype t)
 {
@@ -1275,6 +1284,9 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	}
 	ag->rmap_suspect = r->fs->geo.has_rmapbt &&
 			   tree_suspect(r, &fl, OBJ_RMAPBT);
+	ag->rmap_clean = r->fs->geo.has_rmapbt && ag->sum.agf_ok &&
+			 !agf_bad && !ag->rmap_suspect &&
+			 !tree_has_findings(&fl, OBJ_RMAPBT);
 	ag->refc_suspect = r->fs->geo.has_reflink &&
 			   tree_suspect(r, &fl, OBJ_REFCBT);
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */

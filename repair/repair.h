@@ -95,6 +95,13 @@ struct rp_ag {
 	 * would rebuild it instead, for every AG.
 	 */
 	bool			rmap_suspect, refc_suspect;
+	/*
+	 * rmap_clean: phase 2 found nothing at all wrong with the rmapbt;
+	 * rmap_canonical: its records, in tree order, were already in
+	 * sm_normalize()'s canonical form.  Both, and equal to what was
+	 * observed: every lookup phase 5 would make finds its record.
+	 */
+	bool			rmap_clean, rmap_canonical;
 	/* the bnobt and cntbt roots the reference takes as the trees'
 	   blocks (phase2.c root_taken()), or NULLAGBLOCK */
 	xfs_agblock_t		taken_root[2];

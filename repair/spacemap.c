@@ -295,14 +295,16 @@ static uint64_t run_hash(uint64_t owner, uint64_t flags)
  * canonical form as sorting by owner, merging neighbours and sorting
  * back, without the two sorts.)
  */
-void sm_normalize(struct sm_list *l)
+bool sm_normalize(struct sm_list *l)
 {
 	struct run { uint64_t owner, flags; size_t idx; } *tab;
-	size_t cap = 16, k = 0;
+	size_t cap = 16, k = 0, n0 = l->n;
+	bool sorted;
 
 	if (l->n < 2)
-		return;
-	if (!rec_sorted(l))
+		return true;
+	sorted = rec_sorted(l);
+	if (!sorted)
 		qsort(l->v, l->n, sizeof(*l->v), rec_cmp);
 	while (cap < 2 * l->n)
 		cap *= 2;
@@ -322,7 +324,7 @@ void sm_normalize(struct sm_list *l)
 		}
 		l->n = k + 1;
 		qsort(l->v, l->n, sizeof(*l->v), rec_cmp);
-		return;
+		return sorted && l->n == n0;
 	}
 	for (size_t i = 0; i < cap; i++)
 		tab[i].idx = SIZE_MAX;
@@ -348,6 +350,7 @@ void sm_normalize(struct sm_list *l)
 	}
 	l->n = k;
 	free(tab);
+	return sorted && l->n == n0;
 }
 
 int sm_derive_rmaps(const struct spacemap *sm, uint32_t agno,

@@ -137,8 +137,10 @@ int sm_list_add(struct sm_list *l, uint32_t agbno, uint32_t len,
  * attr extents) contiguous in the file, becomes one record; the result
  * is sorted by (agbno, owner, offset, len).  Two sets cover the same
  * blocks in the same way if and only if their canonical forms are equal.
+ * True when the list was in canonical form already (nothing moved or
+ * merged).
  */
-void sm_normalize(struct sm_list *l);
+bool sm_normalize(struct sm_list *l);
 
 /* The canonical rmapbt contents of a sorted AG: every owned record. */
 int sm_derive_rmaps(const struct spacemap *sm, uint32_t agno,
