@@ -596,6 +596,14 @@ static enum verdict flush(struct p3ag *c, uint16_t mode,
 			continue;	/* said as RP_NBLOCKS, counted */
 		if (f->code == PR_INODE_BAD_NEXTENTS && v == V_NOTE)
 			continue;	/* said as RP_NEXTENTS, counted */
+		/*
+		 * The large extent counts flag on a filesystem without them
+		 * the reference says twice in its phase 3 (once more than
+		 * when it looks at the inode again in phase 4).
+		 */
+		if (f->code == PR_INODE_FLAG_NO_FEATURE &&
+		    field_is(f, "v3.nrext64"))
+			say_finding(c, f, mode, attr);
 		say_finding(c, f, mode, attr);
 		if (!word)
 			continue;
@@ -627,6 +635,22 @@ static enum verdict judge_content(const struct fs_finding *f, bool attr)
 	if (f->obj.type == OBJ_ATTR || attr)
 		return attr_content_fatal(f->code) ? V_ATTR : V_NOTE;
 	return V_NOTE;
+}
+
+/*
+ * An attribute fork in blocks whose map has no block 0 holds nothing the
+ * reference can read: it clears the fork -- but for a fork in extents
+ * whose counter is 0, which the kernel leaves behind when the last
+ * attribute goes.
+ */
+static bool attr_no_block0(const struct fs_inode *ip,
+			   const struct fs_extents *ael, uint64_t disk_count)
+{
+	struct xfs_bmbt_irec r;
+
+	if (ip->aformat == XFS_DINODE_FMT_EXTENTS && !disk_count)
+		return false;
+	return !extents_lookup(ael, 0, &r);
 }
 
 /*
@@ -1836,6 +1860,23 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		last = del->v[del->n - 1].br_startoff +
 		       del->v[del->n - 1].br_blockcount;
 	/*
+	 * A map of no blocks ends nowhere: the reference takes it for a
+	 * leaf or node directory, finds no data blocks, so no "." (nor, in
+	 * the root, ".."), and clears it.
+	 */
+	if (ip->format != XFS_DINODE_FMT_LOCAL && !del->n) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		a.obj.ino = ip->ino;
+		rp_say(c->out, PR_RP_NO_DOT, &a);
+		if (ip->ino == fs->sb.rootino) {
+			a.field = "root";
+			rp_say(c->out, PR_RP_NO_DOTDOT, &a);
+		}
+		say_ino(c, PR_RP_DIR_CONTENT_BAD, 0, 0);
+		return DV_CLEAR;
+	}
+	/*
 	 * The reference knows a directory of blocks by where its mapping
 	 * ends: at the end of the first directory block (block form) or
 	 * past the first leaf block (leaf or node form).  Anything else is
@@ -2112,6 +2153,71 @@ static void defer_overrun(struct p3ag *c, const struct xfs_dinode *d)
 	over->code = PR_NONE;
 }
 
+/*
+ * Extent counters the reference does not walk by.  It bounds each counter
+ * by the largest its inode's own format allows (the inode's nrext64 flag,
+ * not the filesystem's): an extents-format fork whose counter is above
+ * that is walked as no records at all, and the counter is then wrong
+ * against the none found (a data fork of nothing, an attribute fork with
+ * no block 0).  A counter with no attribute fork to count is only a
+ * wrong counter.  An attribute counter above what the fork holds, but
+ * within the bound, is walked as the data fork's is (defer_overrun): the
+ * walk stops at the first bad record past the real ones.
+ */
+struct p3_counts {
+	uint64_t	disk[2];	/* the counters, as the inode has them */
+	bool		zero[2];	/* walked as no records */
+	bool		attr_over;	/* attr counter past the fork's room */
+};
+
+static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
+			 struct p3_counts *k)
+{
+	bool big = d->di_version == 3 &&
+		   (get_be64(d->di_flags2) & XFS_DIFLAG2_NREXT64);
+	uint64_t max[2] = {
+		big ? XFS_MAX_EXTCNT_DATA_FORK_LARGE :
+		      XFS_MAX_EXTCNT_DATA_FORK_SMALL,
+		big ? XFS_MAX_EXTCNT_ATTR_FORK_LARGE :
+		      XFS_MAX_EXTCNT_ATTR_FORK_SMALL,
+	};
+	bool no_attr = !d->di_forkoff;
+
+	memset(k, 0, sizeof(*k));
+	k->disk[0] = big ? get_be64(d->u24.di_big_nextents) :
+			   get_be32(d->u76.small.di_nextents);
+	k->disk[1] = big ? get_be32(d->u76.big.di_big_anextents) :
+			   get_be16(d->u76.small.di_anextents);
+	k->zero[0] = d->di_format == XFS_DINODE_FMT_EXTENTS &&
+		     k->disk[0] > max[0];
+	k->zero[1] = !no_attr && d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
+		     k->disk[1] > max[1];
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+		bool attr;
+
+		if (f->code != PR_INODE_BAD_NEXTENTS)
+			continue;
+		attr = field_is(f, "core.naextents");
+		if (!attr && !field_is(f, "core.nextents"))
+			continue;
+		if (k->zero[attr]) {
+			rp_note_finding(f);
+			f->code = PR_NONE;
+		} else if (attr && no_attr) {
+			/* said as RP_ANEXTENTS, against none */
+			rp_note_finding(f);
+			f->code = PR_NONE;
+			c->count_bad[1] = true;
+		} else if (attr && d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
+			   f->found > f->expected && f->found <= max[1]) {
+			rp_note_finding(f);
+			f->code = PR_NONE;
+			k->attr_over = true;
+		}
+	}
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -2129,6 +2235,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep;
 	bool data_root_bad;
+	struct p3_counts k;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
@@ -2144,6 +2251,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		for (size_t i = 0; i < c->fl.n; i++)
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 				c->fl.v[i].code = PR_NONE;
+	count_limits(c, d, &k);
 	data_root_bad = root_findings(c);
 	defer_overrun(c, d);
 	{
@@ -2177,6 +2285,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	attr_bad = v == V_ATTR;
 	attr_map_bad = attr_bad;
+	if (k.zero[0]) {
+		ip.nextents = 0;
+		c->count_bad[0] = true;
+	}
+	if (k.zero[1])
+		ip.anextents = 0;
 	if (inobt_free)
 		say_ino(c, PR_RP_INOBT_FREE_INODE_USED, mode, 0);
 	/* a linked inode is on no unlinked list */
@@ -2252,7 +2366,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		if (cut)
 			say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
 		ael.n = nkeep;
-		if (v == V_ATTR)
+		/* a counter past the fork: its walk reads past the fork */
+		if (v == V_ATTR || k.attr_over)
 			attr_bad = attr_map_bad = true;
 	}
 	if (attr_bad && !attr_said) {
@@ -2278,6 +2393,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		ch->reflink |= 1ull << bit;
 
 	if (inode_has_attr_fork(&ip) && !attr_bad &&
+	    ip.aformat != XFS_DINODE_FMT_LOCAL && attr_no_block0(&ip, &ael,
+								  k.disk[1])) {
+		say_ino(c, PR_RP_ATTR_NO_BLOCK0, 0, 0);
+		attr_bad = true;
+		say_ino(c, PR_RP_ATTR_CONTENT_BAD, 0, 0);
+	} else if (inode_has_attr_fork(&ip) && !attr_bad &&
 	    ip.aformat != XFS_DINODE_FMT_LOCAL && attr_root_leaf_empty(fs, &ael)) {
 		/* the reference's one exception: noted, not a problem */
 		say_ino(c, PR_RP_ATTR_EMPTY_LEAF, 0, 0);
@@ -2302,13 +2423,13 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (c->count_bad[0] || (ip.format == XFS_DINODE_FMT_BTREE &&
 				del.n != ip.nextents)) {
-		say_ino(c, PR_RP_NEXTENTS, ip.nextents, del.n);
+		say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
 		suspect = true;
 	}
-	if (attr_bad ? ip.anextents != 0 :
+	if (attr_bad ? k.disk[1] != 0 :
 	    c->count_bad[1] || (ip.aformat == XFS_DINODE_FMT_BTREE &&
 				ael.n != ip.anextents)) {
-		say_ino(c, PR_RP_ANEXTENTS, ip.anextents,
+		say_ino(c, PR_RP_ANEXTENTS, k.disk[1],
 			attr_bad ? 0 : ael.n);
 		suspect = true;
 	}
