@@ -2285,6 +2285,24 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	attr_bad = v == V_ATTR;
 	attr_map_bad = attr_bad;
+	/*
+	 * The realtime flag without a realtime device: a regular file's
+	 * blocks would be realtime extents of no device, so the reference
+	 * clears it; any other inode's it maps as ordinary blocks, the
+	 * flag being only a flag it would fix.  The kernel reads them as
+	 * realtime extents past the device's end and refuses the inode.
+	 */
+	if ((ip.flags & XFS_DIFLAG_REALTIME) && !fs->sb.rblocks) {
+		if (inode_is_reg(&ip)) {
+			say_ino(c, PR_RP_RT_FILE_NO_RTDEV, 0, 0);
+			mark_cleared(c, ch, bit);
+			inode_release(&ip);
+			return;
+		}
+		ip.flags &= ~XFS_DIFLAG_REALTIME;
+		if (ip.format == XFS_DINODE_FMT_EXTENTS && ip.nextents)
+			unreadable = true;
+	}
 	if (k.zero[0]) {
 		ip.nextents = 0;
 		c->count_bad[0] = true;
