@@ -156,6 +156,7 @@ static bool kernel_refuses(const struct fs_finding *f)
 		return !(f->flags & FND_EXPECTED);
 	case PR_INODE_BAD_COWEXTSIZE:
 	case PR_INODE_BAD_NBLOCKS:
+	case PR_RP_AFORMAT_NO_FORK:	/* only 0 or extents without a fork */
 		return true;
 	case PR_INODE_FLAG_NO_FEATURE:
 		return field_is(f, "v3.bigtime") || field_is(f, "v3.nrext64");
@@ -2290,11 +2291,15 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	memset(c->count_bad, 0, sizeof(c->count_bad));
 	inode_verify(fs, c->ino, raw, &c->fl);
-	/* an inode with no attribute fork may carry aformat 0 (fresh) */
-	if (!d->di_forkoff && d->di_aformat == 0)
+	/*
+	 * An inode with no attribute fork may carry aformat 0 (fresh); any
+	 * other format but extents is a value to reset, no fork to clear.
+	 */
+	if (!d->di_forkoff)
 		for (size_t i = 0; i < c->fl.n; i++)
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
-				c->fl.v[i].code = PR_NONE;
+				c->fl.v[i].code = d->di_aformat == 0 ? PR_NONE :
+						  PR_RP_AFORMAT_NO_FORK;
 	count_limits(c, d, &k);
 	odd_version_times(c, d);
 	data_root_bad = root_findings(c);
