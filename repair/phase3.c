@@ -2277,6 +2277,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
+	bool version_bad = false, other_fatal = false;
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep;
 	bool data_root_bad;
@@ -2317,11 +2318,28 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			attr_said = true;
 		magic_bad |= c->fl.v[i].code == PR_INODE_BAD_MAGIC;
 		unreadable |= kernel_refuses(&c->fl.v[i]);
+		if (c->fl.v[i].code == PR_INODE_BAD_VERSION)
+			version_bad = true;
+		else if (c->fl.v[i].code != PR_INODE_BAD_CRC &&
+			 core_verdict(&c->fl.v[i]) == V_INODE)
+			other_fatal = true;
 	}
 	c->unlinked_bad = false;
 	c->attr0_said = false;
 	v = flush(c, mode, judge_core, false);
-	if (v == V_INODE && magic_bad) {
+	/*
+	 * Kept as well: a device of another version with no attributes (an
+	 * empty fork in extents), which the reference, reading on as if the
+	 * version were good,
+	 * finds nothing else wrong with.  (Of other inodes, whether it
+	 * keeps them depends on what it reads as their forks.)
+	 */
+	if (v == V_INODE && (magic_bad ||
+	    (version_bad && !other_fatal &&
+	     d->di_format == XFS_DINODE_FMT_DEV &&
+	     (!d->di_forkoff ||
+	      (d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
+	       !get_be16(d->u76.small.di_anextents)))))) {
 		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
 		return;
 	}
