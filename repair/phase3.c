@@ -2051,6 +2051,111 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	return DV_KEEP;
 }
 
+/*
+ * A remote symlink's extent list, as the reference checks it before it
+ * walks the fork: from offset 0, each extent right after the one before,
+ * none empty, and no more blocks in all than the longest target needs.
+ * Says what is wrong and returns true to clear the inode.  (A list of
+ * more extents than that, or than the fork holds, is left to the walk.)
+ */
+static bool symlink_map_bad(struct p3ag *c, const struct fs_inode *ip)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	uint32_t size, per = g->blocksize - sizeof(struct xfs_dsymlink_hdr);
+	const uint8_t *p = inode_fork_ptr(ip, XFS_DATA_FORK, &size);
+	uint64_t left = (XFS_SYMLINK_MAXLEN + per - 1) / per, next = 0;
+	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+	if (!inode_is_symlink(ip) || ip->format != XFS_DINODE_FMT_EXTENTS ||
+	    !p || ip->nextents > size / sizeof(struct xfs_bmbt_rec) ||
+	    ip->nextents > left)
+		return false;
+	a.obj.ino = ip->ino;
+	a.obj.agno = c->agno;
+	for (uint64_t i = 0; i < ip->nextents; i++) {
+		struct xfs_bmbt_irec r;
+
+		bmbt_rec_decode((const struct xfs_bmbt_rec *)p + i, &r);
+		a.v2 = i;
+		if (r.br_startoff != next) {
+			a.found = r.br_startoff;
+			rp_say(c->out, PR_RP_SYMLINK_EXT_OFFSET, &a);
+			return true;
+		}
+		if (!r.br_blockcount || r.br_blockcount > left) {
+			a.found = r.br_blockcount;
+			rp_say(c->out, PR_RP_SYMLINK_EXT_COUNT, &a);
+			return true;
+		}
+		left -= r.br_blockcount;
+		next += r.br_blockcount;
+	}
+	return false;
+}
+
+/*
+ * symlink_read's findings about a remote block, in the reference's
+ * words: one its verifier refuses is a "corrupt" block (and nothing more
+ * is said of it); one naming another inode or offset has a bad header.
+ */
+static void symlink_block_words(struct p3ag *c, const struct fs_inode *ip,
+				const struct fs_extents *del)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_daddr_t refused = (xfs_daddr_t)-1;
+	size_t j = 0;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding f = c->fl.v[i];
+		bool verifier;
+
+		switch (f.code) {
+		case PR_SYMLINK_BAD_MAGIC:
+		case PR_SYMLINK_BAD_UUID:
+		case PR_SYMLINK_BAD_BLKNO:
+			verifier = true;
+			break;
+		case PR_SYMLINK_BAD_HEADER:
+			verifier = !f.field || !strcmp(f.field, "bytes");
+			break;
+		case PR_SYMLINK_BAD_OWNER:
+			verifier = false;
+			break;
+		default:
+			c->fl.v[j++] = f;
+			continue;
+		}
+		if (f.obj.daddr == (xfs_daddr_t)-1) {
+			c->fl.v[j++] = f;
+			continue;
+		}
+		if (f.obj.daddr == refused)
+			continue;	/* said: the block is refused */
+		f.found = daddr_to_fsb(g, f.obj.daddr);
+		f.obj.ino = ip->ino;
+		f.flags = FND_FOUND | FND_EXPECTED;
+		f.field = NULL;
+		if (verifier) {
+			refused = f.obj.daddr;
+			f.code = PR_RP_SYMLINK_BLOCK_CORRUPT;
+		} else {
+			f.code = PR_RP_SYMLINK_HDR_BAD;
+			f.extra = 0;
+			for (size_t k = 0; k < del->n; k++) {
+				const struct xfs_bmbt_irec *e = &del->v[k];
+
+				if (f.found >= e->br_startblock &&
+				    f.found < e->br_startblock +
+					      e->br_blockcount)
+					f.extra = e->br_startoff +
+						  (f.found - e->br_startblock);
+			}
+		}
+		c->fl.v[j++] = f;
+	}
+	findings_truncate(&c->fl, j);
+}
+
 /* A directory, a symlink: their content.  Returns false to clear. */
 static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			  const struct fs_inode *ip,
@@ -2065,6 +2170,7 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		char target[XFS_SYMLINK_MAXLEN + 1];
 
 		symlink_read(fs, ip, del, target, &c->fl);
+		symlink_block_words(c, ip, del);
 		if (c->fl.nerrors) {
 			flush(c, ip->mode, NULL, false);
 			say_ino(c, PR_RP_SYMLINK_BAD, 0, 0);
@@ -2395,6 +2501,13 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	    dir_size_bad(c, &ip)) {
 		if (c->has_overrun)
 			say_finding(c, &c->overrun, mode, false);
+		mark_cleared(c, ch, bit);
+		inode_release(&ip);
+		return;
+	}
+
+	if (symlink_map_bad(c, &ip)) {
+		say_ino(c, PR_RP_SYMLINK_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);
 		inode_release(&ip);
 		return;
