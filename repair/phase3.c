@@ -2110,6 +2110,11 @@ static void symlink_block_words(struct p3ag *c, const struct fs_inode *ip,
 		bool verifier;
 
 		switch (f.code) {
+		case PR_BMAP_HOLE:
+			if (f.obj.type == OBJ_SYMLINK)
+				f.code = PR_RP_SYMLINK_HOLE;
+			c->fl.v[j++] = f;
+			continue;
 		case PR_SYMLINK_BAD_MAGIC:
 		case PR_SYMLINK_BAD_UUID:
 		case PR_SYMLINK_BAD_BLKNO:
@@ -2275,6 +2280,8 @@ struct p3_counts {
 	uint64_t	disk[2];	/* the counters, as the inode has them */
 	bool		zero[2];	/* walked as no records */
 	bool		attr_over;	/* attr counter past the fork's room */
+	bool		said_early;	/* a data counter past its bound in a
+					   fork of no records: said twice */
 };
 
 static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
@@ -2299,6 +2306,13 @@ static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
 		     k->disk[0] > max[0];
 	k->zero[1] = !no_attr && d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
 		     k->disk[1] > max[1];
+	/*
+	 * Of a btree or local data fork the counter is only a counter, but
+	 * one the reference also says in its first look at the inode.
+	 */
+	k->said_early = (d->di_format == XFS_DINODE_FMT_BTREE ||
+			 d->di_format == XFS_DINODE_FMT_LOCAL) &&
+			k->disk[0] > max[0];
 	for (size_t i = 0; i < c->fl.n; i++) {
 		struct fs_finding *f = &c->fl.v[i];
 		bool attr;
@@ -2308,9 +2322,11 @@ static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
 		attr = field_is(f, "core.naextents");
 		if (!attr && !field_is(f, "core.nextents"))
 			continue;
-		if (k->zero[attr]) {
+		if (k->zero[attr] || (!attr && k->said_early)) {
 			rp_note_finding(f);
 			f->code = PR_NONE;
+			if (!attr && k->said_early)
+				c->count_bad[0] = true;
 		} else if (attr && no_attr) {
 			/* said as RP_ANEXTENTS, against none */
 			rp_note_finding(f);
@@ -2622,6 +2638,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (c->count_bad[0] || (ip.format == XFS_DINODE_FMT_BTREE &&
 				del.n != ip.nextents)) {
+		if (k.said_early)
+			say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
 		say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
 		suspect = true;
 	}
