@@ -452,6 +452,24 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		rp_note(f->code, &a);
 		return;
 	}
+	/*
+	 * An extent whose first block is good and whose last block's number
+	 * names another AG (or none): the reference says it "overflows".
+	 */
+	if (f->code == PR_BMAP_BAD_STARTBLOCK && (f->flags & FND_EXTRA) &&
+	    f->extra) {
+		const struct fs_geom *g = &c->r->fs->geo;
+		xfs_fsblock_t s = f->found, e = f->found + f->extra - 1;
+
+		if (e > s && fsb_extent_valid(g, s, 1) &&
+		    fsb_to_agbno(g, s) >= ag_first_block(g) &&
+		    fsb_to_agno(g, s) != fsb_to_agno(g, e)) {
+			a.v2 = e;
+			rp_say(c->out, PR_RP_BMAP_OVERFLOWS, &a);
+			return;
+		}
+		a.v2 = 0;
+	}
 	switch (f->code) {
 	case PR_INODE_BAD_FORKOFF:
 		/* the reference gives the first offset that is too big */
