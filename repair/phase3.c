@@ -406,6 +406,9 @@ static const char *bmbt_header_key(enum fs_problem code)
 	}
 }
 
+static int iroot_child(const struct fs_geom *g, const struct fs_inode *ip,
+		       int whichfork, xfs_daddr_t daddr, unsigned *level);
+
 /* Print one finding of this inode, in the reference's terms. */
 static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			uint16_t mode, bool attr)
@@ -501,6 +504,10 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		a.field = attr ? "attr" : "data";
 		a.found = daddr_to_fsb(&c->r->fs->geo, f->obj.daddr);
 		break;
+	case PR_BTREE_BAD_PTR:
+		if (f->obj.type == OBJ_BMBT)
+			a.field = "bmbt ptr";
+		break;
 	case PR_BTREE_BAD_KEY:
 		/* in the inode's root (no block): the reference's words */
 		if (f->obj.type == OBJ_BMBT &&
@@ -519,6 +526,20 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		a.field = bmbt_header_key(f->code);
 		a.s1 = attr ? "attr" : "data";
 		a.v2 = daddr_to_fsb(&c->r->fs->geo, f->obj.daddr);
+		/*
+		 * A level no bmbt has, which the verifier holds against the
+		 * tallest tree: the reference expects the level below the
+		 * root's, for a child of the root in the inode.
+		 */
+		if (f->code == PR_BTREE_BAD_LEVEL && c->ip &&
+		    f->found >= XFS_BMBT_MAXLEVELS) {
+			unsigned lvl;
+
+			if (iroot_child(&c->r->fs->geo, c->ip,
+					attr ? XFS_ATTR_FORK : XFS_DATA_FORK,
+					f->obj.daddr, &lvl) >= 0)
+				a.expected = lvl - 1;
+		}
 		break;
 	case PR_INODE_BAD_SIZE:
 		/* the reference's own line for a size below zero */
@@ -747,6 +768,15 @@ static xfs_fsblock_t bmbt_underfull(struct p3ag *c, const struct fs_inode *ip,
 		unsigned level;
 		int idx;
 
+		if (f->code == PR_BTREE_BAD_NUMRECS &&
+		    f->obj.type == OBJ_BMBT && f->found > f->expected &&
+		    f->expected == btree_maxrecs(g, &bmbt_ops, true)) {
+			/* a leaf with more records than fit: the same words */
+			f->code = PR_RP_BMBT_BAD_NUMRECS;
+			f->expected /= 2;
+			c->fl.v[j++] = *f;
+			continue;
+		}
 		if (f->code != PR_BTREE_BAD_NUMRECS ||
 		    f->obj.type != OBJ_BMBT || f->found >= f->expected) {
 			c->fl.v[j++] = *f;
