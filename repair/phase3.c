@@ -123,6 +123,7 @@ static enum verdict core_verdict(const struct fs_finding *f)
 		 * clears it.
 		 */
 		return field_is(f, "v3.reflink") ? V_INODE : V_NOTE;
+	case PR_RP_SYMLINK_ZERO_SIZE:
 	case PR_INODE_BAD_DEV_FORKOFF:
 	case PR_INODE_BAD_MAGIC:
 	case PR_INODE_BAD_VERSION:
@@ -2159,8 +2160,10 @@ static void symlink_block_words(struct p3ag *c, const struct fs_inode *ip,
 
 		switch (f.code) {
 		case PR_BMAP_HOLE:
-			if (f.obj.type == OBJ_SYMLINK)
+			if (f.obj.type == OBJ_SYMLINK) {
+				rp_note_finding(&f);	/* libfs's code */
 				f.code = PR_RP_SYMLINK_HOLE;
+			}
 			c->fl.v[j++] = f;
 			continue;
 		case PR_SYMLINK_BAD_MAGIC:
@@ -2184,6 +2187,7 @@ static void symlink_block_words(struct p3ag *c, const struct fs_inode *ip,
 		}
 		if (f.obj.daddr == refused)
 			continue;	/* said: the block is refused */
+		rp_note_finding(&f);	/* libfs's code, for the record */
 		f.found = daddr_to_fsb(g, f.obj.daddr);
 		f.obj.ino = ip->ino;
 		f.flags = FND_FOUND | FND_EXPECTED;
@@ -2473,6 +2477,13 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 						  PR_RP_AFORMAT_NO_FORK;
 	count_limits(c, d, &k);
 	odd_version_times(c, d);
+	/* a short-form symlink of no target: the reference's own words */
+	if ((mode & XFS_S_IFMT) == XFS_S_IFLNK &&
+	    d->di_format == XFS_DINODE_FMT_LOCAL && !get_be64(d->di_size))
+		for (size_t i = 0; i < c->fl.n; i++)
+			if (c->fl.v[i].code == PR_INODE_BAD_SIZE &&
+			    field_is(&c->fl.v[i], "core.size"))
+				c->fl.v[i].code = PR_RP_SYMLINK_ZERO_SIZE;
 	data_root_bad = root_findings(c);
 	defer_overrun(c, d);
 	{

@@ -82,7 +82,15 @@
 #     nsec N on inode N, would reset to zero"); a device of such a version
 #     kept under -n, its entry too;
 #   - an attribute format on an inode without an attribute fork ("bad
-#     attribute format -1 in inode N, would reset value").
+#     attribute format -1 in inode N, would reset value");
+#   - a symlink's extents checked before its fork is walked ("bad extent
+#     #N count|offset (N) in symlink N data fork", "bad data fork in
+#     symlink N"), its block unmapped ("cannot read inode N, file block
+#     N, NULL disk block"); a counter past its bound in a btree or local
+#     fork ("bad nextents", said twice); an extent running past its AG
+#     ("bad extent overflows"); bmbt blocks: more records than fit ("bad
+#     # of bmap records"), a level no bmbt has ("expected level 0"), a
+#     root pointer out of range ("bad bmap btree ptr").
 # And no kind of line (its words, numbers aside) more often than the
 # reference prints it, or more than once if it prints none: a damaged
 # count must not make a line per entry it breaks.  Known exceptions,
@@ -240,6 +248,16 @@ std | an inode's version 0: its timestamps' nanoseconds | inode {ino:/link_long}
 # an attribute format with no attribute fork: a value to reset
 plain | the root's attribute format without a fork (negative) | inode {ino:/}; fuzz -d core.aformat ones
 plain | a symlink's attribute format without a fork | inode {ino:/link_short}; fuzz -d core.aformat lastbit
+# symlinks' maps and blocks; extents past their AG; bmbt blocks
+std | a symlink extent longer than a target needs | inode {ino:/link_long}; fuzz -d u3.bmx[0].blockcount middlebit
+std | a symlink extent not at offset 0 | inode {ino:/link_long}; fuzz -d u3.bmx[0].startoff firstbit
+std | a symlink with no extents: its block unmapped | inode {ino:/link_long}; fuzz -d core.nextents lastbit
+plain | a short symlink's extent counter past its bound | inode {ino:/link_short}; fuzz -d core.nextents sub
+plain | a btree fork's extent counter past its bound | inode {ino:/file_btree}; fuzz -d core.nextents ones
+plain | an extent that runs past its AG ("overflows") | inode {ino:/file_small}; fuzz -d u3.bmx[0].blockcount sub
+plain | bmbt leaf: more records than fit | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d numrecs middlebit
+plain | bmbt leaf: a level no bmbt has | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d level firstbit
+std | bmbt root: a pointer out of range | inode {ino:/file_btree}; fuzz -d u3.bmbt.ptrs[1] middlebit
 EOF
 sed -i '/^#/d' "$T/cases"
 plan "$(wc -l < "$T/cases")"
