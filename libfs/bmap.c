@@ -236,9 +236,11 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 		 * No extent starts among the AG headers (superblock, AGF,
 		 * AGI, AGFL): the kernel's block check, xfs_verify_fsbno,
 		 * refuses such a start as it refuses one past the AG.
+		 * (The length goes with it: a start inside an AG whose
+		 * extent runs past it is told apart by that.)
 		 */
-		fs_report_found(sc->fl, PR_BMAP_BAD_STARTBLOCK, &o, fld,
-				r->br_startblock);
+		fs_report_found2(sc->fl, PR_BMAP_BAD_STARTBLOCK, &o, fld,
+				 r->br_startblock, r->br_blockcount);
 		ok = false;
 	}
 	if (ok && r->br_unwritten && !fork_may_be_unwritten(sc)) {

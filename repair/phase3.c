@@ -129,6 +129,7 @@ static enum verdict core_verdict(const struct fs_finding *f)
 		 */
 		return field_is(f, "v3.reflink") ? V_INODE : V_NOTE;
 	case PR_RP_LOCAL_TOO_LARGE:
+	case PR_RP_SYMLINK_ZERO_SIZE:
 	case PR_INODE_BAD_DEV_FORKOFF:
 	case PR_INODE_BAD_MAGIC:
 	case PR_INODE_BAD_VERSION:
@@ -162,6 +163,7 @@ static bool kernel_refuses(const struct fs_finding *f)
 		return !(f->flags & FND_EXPECTED);
 	case PR_INODE_BAD_COWEXTSIZE:
 	case PR_INODE_BAD_NBLOCKS:
+	case PR_RP_AFORMAT_NO_FORK:	/* only 0 or extents without a fork */
 		return true;
 	case PR_INODE_FLAG_NO_FEATURE:
 		return field_is(f, "v3.bigtime") || field_is(f, "v3.nrext64");
@@ -411,6 +413,9 @@ static const char *bmbt_header_key(enum fs_problem code)
 	}
 }
 
+static int iroot_child(const struct fs_geom *g, const struct fs_inode *ip,
+		       int whichfork, xfs_daddr_t daddr, unsigned *level);
+
 /* Print one finding of this inode, in the reference's terms. */
 static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			uint16_t mode, bool attr)
@@ -457,6 +462,24 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		rp_note(f->code, &a);
 		return;
 	}
+	/*
+	 * An extent whose first block is good and whose last block's number
+	 * names another AG (or none): the reference says it "overflows".
+	 */
+	if (f->code == PR_BMAP_BAD_STARTBLOCK && (f->flags & FND_EXTRA) &&
+	    f->extra) {
+		const struct fs_geom *g = &c->r->fs->geo;
+		xfs_fsblock_t s = f->found, e = f->found + f->extra - 1;
+
+		if (e > s && fsb_extent_valid(g, s, 1) &&
+		    fsb_to_agbno(g, s) >= ag_first_block(g) &&
+		    fsb_to_agno(g, s) != fsb_to_agno(g, e)) {
+			a.v2 = e;
+			rp_say(c->out, PR_RP_BMAP_OVERFLOWS, &a);
+			return;
+		}
+		a.v2 = 0;
+	}
 	switch (f->code) {
 	case PR_INODE_BAD_FORKOFF:
 		/* the reference gives the first offset that is too big */
@@ -488,6 +511,10 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		a.field = attr ? "attr" : "data";
 		a.found = daddr_to_fsb(&c->r->fs->geo, f->obj.daddr);
 		break;
+	case PR_BTREE_BAD_PTR:
+		if (f->obj.type == OBJ_BMBT)
+			a.field = "bmbt ptr";
+		break;
 	case PR_BTREE_BAD_KEY:
 		/* in the inode's root (no block): the reference's words */
 		if (f->obj.type == OBJ_BMBT &&
@@ -506,6 +533,20 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		a.field = bmbt_header_key(f->code);
 		a.s1 = attr ? "attr" : "data";
 		a.v2 = daddr_to_fsb(&c->r->fs->geo, f->obj.daddr);
+		/*
+		 * A level no bmbt has, which the verifier holds against the
+		 * tallest tree: the reference expects the level below the
+		 * root's, for a child of the root in the inode.
+		 */
+		if (f->code == PR_BTREE_BAD_LEVEL && c->ip &&
+		    f->found >= XFS_BMBT_MAXLEVELS) {
+			unsigned lvl;
+
+			if (iroot_child(&c->r->fs->geo, c->ip,
+					attr ? XFS_ATTR_FORK : XFS_DATA_FORK,
+					f->obj.daddr, &lvl) >= 0)
+				a.expected = lvl - 1;
+		}
 		break;
 	case PR_INODE_BAD_SIZE:
 		/* the reference's own line for a size below zero */
@@ -602,6 +643,14 @@ static enum verdict flush(struct p3ag *c, uint16_t mode,
 			continue;	/* said as RP_NBLOCKS, counted */
 		if (f->code == PR_INODE_BAD_NEXTENTS && v == V_NOTE)
 			continue;	/* said as RP_NEXTENTS, counted */
+		/*
+		 * The large extent counts flag on a filesystem without them
+		 * the reference says twice in its phase 3 (once more than
+		 * when it looks at the inode again in phase 4).
+		 */
+		if (f->code == PR_INODE_FLAG_NO_FEATURE &&
+		    field_is(f, "v3.nrext64"))
+			say_finding(c, f, mode, attr);
 		say_finding(c, f, mode, attr);
 		if (!word)
 			continue;
@@ -633,6 +682,22 @@ static enum verdict judge_content(const struct fs_finding *f, bool attr)
 	if (f->obj.type == OBJ_ATTR || attr)
 		return attr_content_fatal(f->code) ? V_ATTR : V_NOTE;
 	return V_NOTE;
+}
+
+/*
+ * An attribute fork in blocks whose map has no block 0 holds nothing the
+ * reference can read: it clears the fork -- but for a fork in extents
+ * whose counter is 0, which the kernel leaves behind when the last
+ * attribute goes.
+ */
+static bool attr_no_block0(const struct fs_inode *ip,
+			   const struct fs_extents *ael, uint64_t disk_count)
+{
+	struct xfs_bmbt_irec r;
+
+	if (ip->aformat == XFS_DINODE_FMT_EXTENTS && !disk_count)
+		return false;
+	return !extents_lookup(ael, 0, &r);
 }
 
 /*
@@ -710,6 +775,15 @@ static xfs_fsblock_t bmbt_underfull(struct p3ag *c, const struct fs_inode *ip,
 		unsigned level;
 		int idx;
 
+		if (f->code == PR_BTREE_BAD_NUMRECS &&
+		    f->obj.type == OBJ_BMBT && f->found > f->expected &&
+		    f->expected == btree_maxrecs(g, &bmbt_ops, true)) {
+			/* a leaf with more records than fit: the same words */
+			f->code = PR_RP_BMBT_BAD_NUMRECS;
+			f->expected /= 2;
+			c->fl.v[j++] = *f;
+			continue;
+		}
 		if (f->code != PR_BTREE_BAD_NUMRECS ||
 		    f->obj.type != OBJ_BMBT || f->found >= f->expected) {
 			c->fl.v[j++] = *f;
@@ -1865,6 +1939,23 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		last = del->v[del->n - 1].br_startoff +
 		       del->v[del->n - 1].br_blockcount;
 	/*
+	 * A map of no blocks ends nowhere: the reference takes it for a
+	 * leaf or node directory, finds no data blocks, so no "." (nor, in
+	 * the root, ".."), and clears it.
+	 */
+	if (ip->format != XFS_DINODE_FMT_LOCAL && !del->n) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		a.obj.ino = ip->ino;
+		rp_say(c->out, PR_RP_NO_DOT, &a);
+		if (ip->ino == fs->sb.rootino) {
+			a.field = "root";
+			rp_say(c->out, PR_RP_NO_DOTDOT, &a);
+		}
+		say_ino(c, PR_RP_DIR_CONTENT_BAD, 0, 0);
+		return DV_CLEAR;
+	}
+	/*
 	 * The reference knows a directory of blocks by where its mapping
 	 * ends: at the end of the first directory block (block form) or
 	 * past the first leaf block (leaf or node form).  Anything else is
@@ -2049,6 +2140,119 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	return DV_KEEP;
 }
 
+/*
+ * A remote symlink's extent list, as the reference checks it before it
+ * walks the fork: from offset 0, each extent right after the one before,
+ * none empty, and no more blocks in all than the longest target needs.
+ * Says what is wrong and returns true to clear the inode.  (A list of
+ * more extents than that, or than the fork holds, is left to the walk.)
+ */
+static bool symlink_map_bad(struct p3ag *c, const struct fs_inode *ip)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	uint32_t size, per = g->blocksize - sizeof(struct xfs_dsymlink_hdr);
+	const uint8_t *p = inode_fork_ptr(ip, XFS_DATA_FORK, &size);
+	uint64_t left = (XFS_SYMLINK_MAXLEN + per - 1) / per, next = 0;
+	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+	if (!inode_is_symlink(ip) || ip->format != XFS_DINODE_FMT_EXTENTS ||
+	    !p || ip->nextents > size / sizeof(struct xfs_bmbt_rec) ||
+	    ip->nextents > left)
+		return false;
+	a.obj.ino = ip->ino;
+	a.obj.agno = c->agno;
+	for (uint64_t i = 0; i < ip->nextents; i++) {
+		struct xfs_bmbt_irec r;
+
+		bmbt_rec_decode((const struct xfs_bmbt_rec *)p + i, &r);
+		a.v2 = i;
+		if (r.br_startoff != next) {
+			a.found = r.br_startoff;
+			rp_say(c->out, PR_RP_SYMLINK_EXT_OFFSET, &a);
+			return true;
+		}
+		if (!r.br_blockcount || r.br_blockcount > left) {
+			a.found = r.br_blockcount;
+			rp_say(c->out, PR_RP_SYMLINK_EXT_COUNT, &a);
+			return true;
+		}
+		left -= r.br_blockcount;
+		next += r.br_blockcount;
+	}
+	return false;
+}
+
+/*
+ * symlink_read's findings about a remote block, in the reference's
+ * words: one its verifier refuses is a "corrupt" block (and nothing more
+ * is said of it); one naming another inode or offset has a bad header.
+ */
+static void symlink_block_words(struct p3ag *c, const struct fs_inode *ip,
+				const struct fs_extents *del)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_daddr_t refused = (xfs_daddr_t)-1;
+	size_t j = 0;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding f = c->fl.v[i];
+		bool verifier;
+
+		switch (f.code) {
+		case PR_BMAP_HOLE:
+			if (f.obj.type == OBJ_SYMLINK) {
+				rp_note_finding(&f);	/* libfs's code */
+				f.code = PR_RP_SYMLINK_HOLE;
+			}
+			c->fl.v[j++] = f;
+			continue;
+		case PR_SYMLINK_BAD_MAGIC:
+		case PR_SYMLINK_BAD_UUID:
+		case PR_SYMLINK_BAD_BLKNO:
+			verifier = true;
+			break;
+		case PR_SYMLINK_BAD_HEADER:
+			verifier = !f.field || !strcmp(f.field, "bytes");
+			break;
+		case PR_SYMLINK_BAD_OWNER:
+			verifier = false;
+			break;
+		default:
+			c->fl.v[j++] = f;
+			continue;
+		}
+		if (f.obj.daddr == (xfs_daddr_t)-1) {
+			c->fl.v[j++] = f;
+			continue;
+		}
+		if (f.obj.daddr == refused)
+			continue;	/* said: the block is refused */
+		rp_note_finding(&f);	/* libfs's code, for the record */
+		f.found = daddr_to_fsb(g, f.obj.daddr);
+		f.obj.ino = ip->ino;
+		f.flags = FND_FOUND | FND_EXPECTED;
+		f.field = NULL;
+		if (verifier) {
+			refused = f.obj.daddr;
+			f.code = PR_RP_SYMLINK_BLOCK_CORRUPT;
+		} else {
+			f.code = PR_RP_SYMLINK_HDR_BAD;
+			f.extra = 0;
+			for (size_t k = 0; k < del->n; k++) {
+				const struct xfs_bmbt_irec *e = &del->v[k];
+
+				if (f.found >= e->br_startblock &&
+				    f.found < e->br_startblock +
+					      e->br_blockcount)
+					f.extra = e->br_startoff +
+						  (f.found - e->br_startblock);
+			}
+		}
+		c->fl.v[j++] = f;
+	}
+	findings_truncate(&c->fl, j);
+}
+
 /* A directory, a symlink: their content.  Returns false to clear. */
 static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			  const struct fs_inode *ip,
@@ -2063,6 +2267,7 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		char target[XFS_SYMLINK_MAXLEN + 1];
 
 		symlink_read(fs, ip, del, target, &c->fl);
+		symlink_block_words(c, ip, del);
 		if (c->fl.nerrors) {
 			flush(c, ip->mode, NULL, false);
 			say_ino(c, PR_RP_SYMLINK_BAD, 0, 0);
@@ -2230,6 +2435,126 @@ static bool local_fork(struct p3ag *c, const struct xfs_dinode *d,
 	return refused && !*too_large;
 }
 
+/*
+ * Extent counters the reference does not walk by.  It bounds each counter
+ * by the largest its inode's own format allows (the inode's nrext64 flag,
+ * not the filesystem's): an extents-format fork whose counter is above
+ * that is walked as no records at all, and the counter is then wrong
+ * against the none found (a data fork of nothing, an attribute fork with
+ * no block 0).  A counter with no attribute fork to count is only a
+ * wrong counter.  An attribute counter above what the fork holds, but
+ * within the bound, is walked as the data fork's is (defer_overrun): the
+ * walk stops at the first bad record past the real ones.
+ */
+struct p3_counts {
+	uint64_t	disk[2];	/* the counters, as the inode has them */
+	bool		zero[2];	/* walked as no records */
+	bool		attr_over;	/* attr counter past the fork's room */
+	bool		said_early;	/* a data counter past its bound in a
+					   fork of no records: said twice */
+};
+
+static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
+			 struct p3_counts *k)
+{
+	bool big = d->di_version == 3 &&
+		   (get_be64(d->di_flags2) & XFS_DIFLAG2_NREXT64);
+	uint64_t max[2] = {
+		big ? XFS_MAX_EXTCNT_DATA_FORK_LARGE :
+		      XFS_MAX_EXTCNT_DATA_FORK_SMALL,
+		big ? XFS_MAX_EXTCNT_ATTR_FORK_LARGE :
+		      XFS_MAX_EXTCNT_ATTR_FORK_SMALL,
+	};
+	bool no_attr = !d->di_forkoff;
+
+	memset(k, 0, sizeof(*k));
+	k->disk[0] = big ? get_be64(d->u24.di_big_nextents) :
+			   get_be32(d->u76.small.di_nextents);
+	k->disk[1] = big ? get_be32(d->u76.big.di_big_anextents) :
+			   get_be16(d->u76.small.di_anextents);
+	k->zero[0] = d->di_format == XFS_DINODE_FMT_EXTENTS &&
+		     k->disk[0] > max[0];
+	k->zero[1] = !no_attr && d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
+		     k->disk[1] > max[1];
+	/*
+	 * Of a btree or local data fork the counter is only a counter, but
+	 * one the reference also says in its first look at the inode.
+	 */
+	k->said_early = (d->di_format == XFS_DINODE_FMT_BTREE ||
+			 d->di_format == XFS_DINODE_FMT_LOCAL) &&
+			k->disk[0] > max[0];
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+		bool attr;
+
+		if (f->code != PR_INODE_BAD_NEXTENTS)
+			continue;
+		attr = field_is(f, "core.naextents");
+		if (!attr && !field_is(f, "core.nextents"))
+			continue;
+		if (k->zero[attr] || (!attr && k->said_early)) {
+			rp_note_finding(f);
+			f->code = PR_NONE;
+			if (!attr && k->said_early)
+				c->count_bad[0] = true;
+		} else if (attr && no_attr) {
+			/* said as RP_ANEXTENTS, against none */
+			rp_note_finding(f);
+			f->code = PR_NONE;
+			c->count_bad[1] = true;
+		} else if (attr && d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
+			   f->found > f->expected && f->found <= max[1]) {
+			rp_note_finding(f);
+			f->code = PR_NONE;
+			k->attr_over = true;
+		}
+	}
+}
+
+/*
+ * An inode whose version is not 3 (inode_verify stops at it): the
+ * reference still checks its timestamps' nanoseconds -- a version below
+ * 3 keeps seconds and nanoseconds, and so does a later one unless the
+ * flags2 word a v3 core has says bigtime (then only a version above 3
+ * has a creation time).  What lies past the core of such a version it
+ * reads as forks, and those words we do not say (repair/DIFFERENCES.md).
+ */
+static void odd_version_times(struct p3ag *c, const struct xfs_dinode *d)
+{
+	static const char *const name[4] = {
+		"core.atime.nsec", "core.mtime.nsec", "core.ctime.nsec",
+		"v3.crtime.nsec",
+	};
+	const xfs_timestamp_t *ts[4] = {
+		&d->di_atime, &d->di_mtime, &d->di_ctime, &d->di_crtime,
+	};
+	struct fs_objref o;
+	size_t i;
+	int n;
+
+	for (i = 0; i < c->fl.n; i++)
+		if (c->fl.v[i].code == PR_INODE_BAD_MAGIC)
+			return;
+	for (i = 0; i < c->fl.n; i++)
+		if (c->fl.v[i].code == PR_INODE_BAD_VERSION)
+			break;
+	if (i == c->fl.n)
+		return;
+	o = c->fl.v[i].obj;
+	if (d->di_version >= 3 &&
+	    (get_be64(d->di_flags2) & XFS_DIFLAG2_BIGTIME))
+		return;
+	n = d->di_version > 3 ? 4 : 3;
+	for (int t = 0; t < n; t++) {
+		const struct xfs_legacy_timestamp *lt = (const void *)ts[t];
+		uint32_t nsec = get_be32(lt->t_nsec);
+
+		if (nsec >= XFS_NSEC_PER_SEC)
+			fs_report_found(&c->fl, PR_INODE_BAD_TIMESTAMP, &o,
+					name[t], nsec);
+	}
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -2244,9 +2569,11 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
+	bool version_bad = false, other_fatal = false;
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep;
 	bool data_root_bad, local_too_large;
+	struct p3_counts k;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
@@ -2257,11 +2584,24 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	memset(c->count_bad, 0, sizeof(c->count_bad));
 	inode_verify(fs, c->ino, raw, &c->fl);
-	/* an inode with no attribute fork may carry aformat 0 (fresh) */
-	if (!d->di_forkoff && d->di_aformat == 0)
+	/*
+	 * An inode with no attribute fork may carry aformat 0 (fresh); any
+	 * other format but extents is a value to reset, no fork to clear.
+	 */
+	if (!d->di_forkoff)
 		for (size_t i = 0; i < c->fl.n; i++)
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
-				c->fl.v[i].code = PR_NONE;
+				c->fl.v[i].code = d->di_aformat == 0 ? PR_NONE :
+						  PR_RP_AFORMAT_NO_FORK;
+	count_limits(c, d, &k);
+	odd_version_times(c, d);
+	/* a short-form symlink of no target: the reference's own words */
+	if ((mode & XFS_S_IFMT) == XFS_S_IFLNK &&
+	    d->di_format == XFS_DINODE_FMT_LOCAL && !get_be64(d->di_size))
+		for (size_t i = 0; i < c->fl.n; i++)
+			if (c->fl.v[i].code == PR_INODE_BAD_SIZE &&
+			    field_is(&c->fl.v[i], "core.size"))
+				c->fl.v[i].code = PR_RP_SYMLINK_ZERO_SIZE;
 	data_root_bad = root_findings(c);
 	defer_overrun(c, d);
 	unreadable = local_fork(c, d, &local_too_large);
@@ -2278,11 +2618,28 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			attr_said = true;
 		magic_bad |= c->fl.v[i].code == PR_INODE_BAD_MAGIC;
 		unreadable |= kernel_refuses(&c->fl.v[i]);
+		if (c->fl.v[i].code == PR_INODE_BAD_VERSION)
+			version_bad = true;
+		else if (c->fl.v[i].code != PR_INODE_BAD_CRC &&
+			 core_verdict(&c->fl.v[i]) == V_INODE)
+			other_fatal = true;
 	}
 	c->unlinked_bad = false;
 	c->attr0_said = false;
 	v = flush(c, mode, judge_core, false);
-	if (v == V_INODE && magic_bad) {
+	/*
+	 * Kept as well: a device of another version with no attributes (an
+	 * empty fork in extents), which the reference, reading on as if the
+	 * version were good,
+	 * finds nothing else wrong with.  (Of other inodes, whether it
+	 * keeps them depends on what it reads as their forks.)
+	 */
+	if (v == V_INODE && (magic_bad ||
+	    (version_bad && !other_fatal &&
+	     d->di_format == XFS_DINODE_FMT_DEV &&
+	     (!d->di_forkoff ||
+	      (d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
+	       !get_be16(d->u76.small.di_anextents)))))) {
 		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
 		return;
 	}
@@ -2296,6 +2653,30 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	attr_bad = v == V_ATTR;
 	attr_map_bad = attr_bad;
+	/*
+	 * The realtime flag without a realtime device: a regular file's
+	 * blocks would be realtime extents of no device, so the reference
+	 * clears it; any other inode's it maps as ordinary blocks, the
+	 * flag being only a flag it would fix.  The kernel reads them as
+	 * realtime extents past the device's end and refuses the inode.
+	 */
+	if ((ip.flags & XFS_DIFLAG_REALTIME) && !fs->sb.rblocks) {
+		if (inode_is_reg(&ip)) {
+			say_ino(c, PR_RP_RT_FILE_NO_RTDEV, 0, 0);
+			mark_cleared(c, ch, bit);
+			inode_release(&ip);
+			return;
+		}
+		ip.flags &= ~XFS_DIFLAG_REALTIME;
+		if (ip.format == XFS_DINODE_FMT_EXTENTS && ip.nextents)
+			unreadable = true;
+	}
+	if (k.zero[0]) {
+		ip.nextents = 0;
+		c->count_bad[0] = true;
+	}
+	if (k.zero[1])
+		ip.anextents = 0;
 	if (inobt_free)
 		say_ino(c, PR_RP_INOBT_FREE_INODE_USED, mode, 0);
 	/* a linked inode is on no unlinked list */
@@ -2314,6 +2695,13 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	    dir_size_bad(c, &ip)) {
 		if (c->has_overrun)
 			say_finding(c, &c->overrun, mode, false);
+		mark_cleared(c, ch, bit);
+		inode_release(&ip);
+		return;
+	}
+
+	if (symlink_map_bad(c, &ip)) {
+		say_ino(c, PR_RP_SYMLINK_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);
 		inode_release(&ip);
 		return;
@@ -2371,7 +2759,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		if (cut)
 			say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
 		ael.n = nkeep;
-		if (v == V_ATTR)
+		/* a counter past the fork: its walk reads past the fork */
+		if (v == V_ATTR || k.attr_over)
 			attr_bad = attr_map_bad = true;
 	}
 	if (attr_bad && !attr_said) {
@@ -2397,6 +2786,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		ch->reflink |= 1ull << bit;
 
 	if (inode_has_attr_fork(&ip) && !attr_bad &&
+	    ip.aformat != XFS_DINODE_FMT_LOCAL && attr_no_block0(&ip, &ael,
+								  k.disk[1])) {
+		say_ino(c, PR_RP_ATTR_NO_BLOCK0, 0, 0);
+		attr_bad = true;
+		say_ino(c, PR_RP_ATTR_CONTENT_BAD, 0, 0);
+	} else if (inode_has_attr_fork(&ip) && !attr_bad &&
 	    ip.aformat != XFS_DINODE_FMT_LOCAL && attr_root_leaf_empty(fs, &ael)) {
 		/* the reference's one exception: noted, not a problem */
 		say_ino(c, PR_RP_ATTR_EMPTY_LEAF, 0, 0);
@@ -2421,13 +2816,15 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (c->count_bad[0] || (ip.format == XFS_DINODE_FMT_BTREE &&
 				del.n != ip.nextents)) {
-		say_ino(c, PR_RP_NEXTENTS, ip.nextents, del.n);
+		if (k.said_early)
+			say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
+		say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
 		suspect = true;
 	}
-	if (attr_bad ? ip.anextents != 0 :
+	if (attr_bad ? k.disk[1] != 0 :
 	    c->count_bad[1] || (ip.aformat == XFS_DINODE_FMT_BTREE &&
 				ael.n != ip.anextents)) {
-		say_ino(c, PR_RP_ANEXTENTS, ip.anextents,
+		say_ino(c, PR_RP_ANEXTENTS, k.disk[1],
 			attr_bad ? 0 : ael.n);
 		suspect = true;
 	}

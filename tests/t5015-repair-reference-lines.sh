@@ -82,7 +82,31 @@
 #     filesystem skipped ("expected owner inode N, got N, directory block
 #     N", its entries' inodes disconnected, "would create missing \".\""),
 #     and the leaf matched with the data ("bad hash table for directory
-#     inode N (hash value mismatch|bad stale count|no data entry)").
+#     inode N (hash value mismatch|bad stale count|no data entry)");
+#   - extent counters past the largest the inode's format allows (by its
+#     own large extent counts flag): walked as none ("bad nextents N ...
+#     would reset to 0", "block 0 of inode N attribute fork is missing",
+#     a directory of no blocks: "no . entry"), an attribute counter past
+#     the fork ("zero length extent", "correcting nextents"), or with no
+#     attribute fork ("bad anextents"); the large extent counts flag
+#     without the feature, said twice in phase 3;
+#   - the realtime flag without a realtime device: a file cleared ("found
+#     inode N claiming to be a real-time file"), another inode's blocks
+#     ordinary ("would fix bad flags."), a directory unreadable to the
+#     kernel ("couldn't map inode N");
+#   - an inode of version 0 or 2: its timestamps' nanoseconds ("Bad atime
+#     nsec N on inode N, would reset to zero"); a device of such a version
+#     kept under -n, its entry too;
+#   - an attribute format on an inode without an attribute fork ("bad
+#     attribute format -1 in inode N, would reset value");
+#   - a symlink's extents checked before its fork is walked ("bad extent
+#     #N count|offset (N) in symlink N data fork", "bad data fork in
+#     symlink N"), its block unmapped ("cannot read inode N, file block
+#     N, NULL disk block"); a counter past its bound in a btree or local
+#     fork ("bad nextents", said twice); an extent running past its AG
+#     ("bad extent overflows"); bmbt blocks: more records than fit ("bad
+#     # of bmap records"), a level no bmbt has ("expected level 0"), a
+#     root pointer out of range ("bad bmap btree ptr").
 # And no kind of line (its words, numbers aside) more often than the
 # reference prints it, or more than once if it prints none: a damaged
 # count must not make a line per entry it breaks.  Known exceptions,
@@ -233,6 +257,34 @@ plain | extent list: a start block among the AG headers | inode {ino:/file_spars
 plain | symlink extent: a start block among the AG headers | inode {ino:/link_long}; fuzz -d u3.bmx[0].startblock zeroes
 plain | extent count past the fork: the walk stops at the first zero record | inode {ino:/file_sparse}; fuzz -d core.nextents middlebit
 plain | a directory's extent count past the fork | inode {ino:/dir_block}; fuzz -d core.nextents add
+# extent counters past the largest their format allows: walked as none
+plain | a data extent count past its bound: none walked, the counters reset | inode {ino:/file_small}; fuzz -d core.nextents firstbit
+std | the root's extent count past its bound: a directory of no blocks | inode {ino:/}; fuzz -d core.nextents sub
+plain | an attribute extent count past its bound: no block 0 | inode {ino:/file_sparse}; fuzz -d core.naextents ones
+plain | an attribute extent count past the fork, within its bound | inode {ino:/file_small}; fuzz -d core.naextents add
+plain | an attribute extent count without an attribute fork | inode {ino:/}; fuzz -d core.naextents lastbit
+std | the large extent counts flag without the feature: counters read large | inode {ino:/}; fuzz -d v3.nrext64 add
+plain | the large extent counts flag on a file: the attribute count past the fork | inode {ino:/file_btree}; fuzz -d v3.nrext64 ones
+# the realtime flag without a realtime device
+std | realtime flag on a file: cleared | inode {ino:/file_btree}; fuzz -d core.realtime ones
+plain | realtime flag on the root: its blocks ordinary, unreadable to the kernel | inode {ino:/}; fuzz -d core.realtime ones
+plain | realtime flag on a device | inode {ino:/chardev}; fuzz -d core.realtime ones
+# a version below 3: the timestamps still checked (the fork lines left out)
+std | a fifo's version 2: kept, its timestamps' nanoseconds | inode {ino:/fifo}; fuzz -d core.version lastbit
+std | an inode's version 0: its timestamps' nanoseconds | inode {ino:/link_long}; fuzz -d core.version zeroes | ^(bad data fork in symlink|bad extent #[0-9]+ offset)
+# an attribute format with no attribute fork: a value to reset
+plain | the root's attribute format without a fork (negative) | inode {ino:/}; fuzz -d core.aformat ones
+plain | a symlink's attribute format without a fork | inode {ino:/link_short}; fuzz -d core.aformat lastbit
+# symlinks' maps and blocks; extents past their AG; bmbt blocks
+std | a symlink extent longer than a target needs | inode {ino:/link_long}; fuzz -d u3.bmx[0].blockcount middlebit
+std | a symlink extent not at offset 0 | inode {ino:/link_long}; fuzz -d u3.bmx[0].startoff firstbit
+std | a symlink with no extents: its block unmapped | inode {ino:/link_long}; fuzz -d core.nextents lastbit
+plain | a short symlink's extent counter past its bound | inode {ino:/link_short}; fuzz -d core.nextents sub
+plain | a btree fork's extent counter past its bound | inode {ino:/file_btree}; fuzz -d core.nextents ones
+plain | an extent that runs past its AG ("overflows") | inode {ino:/file_small}; fuzz -d u3.bmx[0].blockcount sub
+plain | bmbt leaf: more records than fit | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d numrecs middlebit
+plain | bmbt leaf: a level no bmbt has | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d level firstbit
+std | bmbt root: a pointer out of range | inode {ino:/file_btree}; fuzz -d u3.bmbt.ptrs[1] middlebit
 EOF
 # ---- the AGF, the free space, rmap and refcount btrees at record level:
 # records the reference does not take ("invalid start block", "invalid
