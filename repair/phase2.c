@@ -25,6 +25,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "progress.h"
@@ -484,13 +485,57 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 	return true;
 }
 
+/* A UUID as the reference prints one (libuuid's lower-case form). */
+static void uuid_text(const xfs_uuid_t *u, char out[37])
+{
+	char *p = out;
+
+	for (unsigned i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			*p++ = '-';
+		p += sprintf(p, "%02x", u->b[i]);
+	}
+}
+
+/*
+ * An AGF or AGI whose UUID is not the filesystem's: the reference names
+ * the header's own UUID ("bad uuid U for agf N").
+ */
+static void say_hdr_uuid(struct repair *r, xfs_agnumber_t agno,
+			 struct rp_out *o, const struct fs_finding *f)
+{
+	struct rp_args a = rp_args_of(f);
+	struct fs_buf *bp;
+	char text[37] = "";
+
+	if (f->code == PR_AGF_BAD_UUID) {
+		struct fs_agf agf;
+
+		if (!ag_read_agf(r->fs, agno, NULL, &bp, &agf)) {
+			uuid_text(&agf.uuid, text);
+			buf_release(bp);
+		}
+	} else {
+		struct fs_agi agi;
+
+		if (!ag_read_agi(r->fs, agno, NULL, &bp, &agi)) {
+			uuid_text(&agi.uuid, text);
+			buf_release(bp);
+		}
+	}
+	a.s1 = text;
+	rp_say(o, f->code, &a);
+}
+
 static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 			   struct rp_out *o, const struct fs_findings *fl,
 			   size_t i)
 {
 	const struct fs_finding *f = &fl->v[i];
 
-	if (f->code == PR_INOBT_BAD_STARTINO)
+	if (f->code == PR_AGF_BAD_UUID || f->code == PR_AGI_BAD_UUID)
+		say_hdr_uuid(r, agno, o, f);
+	else if (f->code == PR_INOBT_BAD_STARTINO)
 		say_bad_startino(r, agno, o, f);
 	else if (!say_bt_header(r, agno, o, fl, i))
 		rp_finding(o, f);

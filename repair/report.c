@@ -231,6 +231,10 @@ static void sb_num(struct sbuf *b, uint64_t v, char conv)
 	case 'd':
 		n = snprintf(tmp, sizeof(tmp), "%" PRId64, (int64_t)v);
 		break;
+	case 'i':	/* a 32-bit field the reference prints as C's %d */
+		n = snprintf(tmp, sizeof(tmp), "%" PRId32,
+			     (int32_t)(uint32_t)v);
+		break;
 	default:
 		n = snprintf(tmp, sizeof(tmp), "%" PRIu64, v);
 		break;

@@ -9,6 +9,7 @@
  *
  *   %{ino} %{agno} %{agbno} %{daddr} %{index} %{found} %{expected}
  *   %{v2} %{v3}        numbers, decimal; %{found:x} hex, %{found:d} signed,
+ *                      %{found:i} a 32-bit field printed signed (C's %d),
  *                      %{found:#} as C's %#x, %{found:b} a signed char
  *                      in hex, %{found:t} a mode's file type as C's %#o
  *   %{field} %{s1}     strings (the finding's field, a name)
