@@ -252,6 +252,7 @@ void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,
 {
 	irec->startino = get_be32(r->ir_startino);
 	irec->free = get_be64(r->ir_free);
+	irec->daddr = (xfs_daddr_t)-1;
 	if (g->has_sparse) {
 		irec->holes = holes_of(get_be16(r->ir_u.sp.ir_holemask));
 		irec->count = r->ir_u.sp.ir_count;
@@ -987,6 +988,7 @@ static int chunk_rec(struct btree_walk *w, const void *rec, void *priv)
 	inobt_rec_decode(&w->fs->geo, rec, &irec);
 	if (!chunk_usable(&w->fs->geo, it->agno, irec.startino))
 		return 0;
+	irec.daddr = w->obj.daddr;
 	return it->fn(it->priv, it->agno, &irec);
 }
 

@@ -60,6 +60,8 @@ struct inobt_irec {
 	uint64_t	free;		/* 1 bit per free inode (holes too) */
 	unsigned	count;		/* as stored */
 	unsigned	freecount;	/* as stored */
+	/* the btree block the record was read from (ag_iter_chunks), or -1 */
+	xfs_daddr_t	daddr;
 };
 
 void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,

@@ -172,7 +172,11 @@ static int inobt_rec(struct btree_walk *w, const void *rec, void *priv)
 	uint32_t run_start = 0, run_len = 0;
 
 	inobt_rec_decode(g, rec, &ir);
+	ir.daddr = w->obj.daddr;
 	if (!agino_valid(g, s->agno, ir.startino))
+		return 0;
+	/* the reference's uncertain inodes claim no blocks */
+	if (rp_ino_rec_refused(s->r, s->agno, &ir))
 		return 0;
 	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i++) {
 		uint32_t b;

@@ -249,6 +249,9 @@ static bool inobt_leaf(struct repair *r, xfs_daddr_t daddr)
  * are not free in the inobt.  Counts that disagree, records out of order
  * and a finobt record the inobt lacks are not enough.
  */
+static int block_read_error(const struct fs_geom *g,
+			    const struct fs_findings *fl, size_t i);
+
 static bool inobt_suspect(struct repair *r, const struct fs_findings *fl,
 			  const struct ag_summary *s)
 {
@@ -275,7 +278,9 @@ static bool inobt_suspect(struct repair *r, const struct fs_findings *fl,
 		case PR_BTREE_BAD_UUID:
 		case PR_BTREE_BAD_BLKNO:
 		case PR_BTREE_BAD_OWNER:
-			if (inobt_leaf(r, f->obj.daddr))
+		case PR_BTREE_BAD_SIBLING:
+			if (block_read_error(&r->fs->geo, fl, i) &&
+			    inobt_leaf(r, f->obj.daddr))
 				return true;
 			break;
 		default:
@@ -472,6 +477,7 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 	case PR_BTREE_BAD_UUID:
 	case PR_BTREE_BAD_BLKNO:
 	case PR_BTREE_BAD_OWNER:
+	case PR_BTREE_BAD_SIBLING:
 		if (!err)
 			return false;
 		/* said as the block's fault (the suspect line) */
@@ -889,6 +895,118 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	check_free_counts(r, agno, o);
 }
 
+bool rp_ino_rec_refused(const struct repair *r, xfs_agnumber_t agno,
+			const struct inobt_irec *irec)
+{
+	const struct rp_ag *ag = &r->ags[agno];
+
+	for (size_t i = 0; i < ag->nino_refused; i++)
+		if (ag->ino_refused[i] == irec->daddr)
+			return true;
+	return false;
+}
+
+/*
+ * The inobt leaves whose records the reference takes as uncertain
+ * inodes rather than as chunks: those its read verifier refuses (the
+ * "suspect" blocks), and a leaf other than the root with fewer records
+ * than a leaf must hold (its "dubious" header).
+ */
+static void note_refused_leaves(struct repair *r, xfs_agnumber_t agno,
+				const struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+		struct inobt_irec probe = { .daddr = f->obj.daddr };
+		xfs_daddr_t *nv;
+
+		if (f->obj.type != OBJ_INOBT ||
+		    f->obj.daddr == (xfs_daddr_t)-1 ||
+		    rp_ino_rec_refused(r, agno, &probe))
+			continue;
+		if (!block_read_error(&r->fs->geo, fl, i) &&
+		    !(f->code == PR_BTREE_BAD_NUMRECS &&
+		      f->found < f->expected))
+			continue;
+		nv = realloc(ag->ino_refused,
+			     (ag->nino_refused + 1) * sizeof(*nv));
+		if (!nv)
+			return;
+		ag->ino_refused = nv;
+		ag->ino_refused[ag->nino_refused++] = f->obj.daddr;
+	}
+}
+
+struct ino_split {
+	struct repair	*r;
+	xfs_agino_t	*trusted, *refused;
+	size_t		ntrusted, nrefused;
+	struct fs_findings *fl;
+};
+
+static int split_rec(void *priv, xfs_agnumber_t agno,
+		     const struct inobt_irec *irec)
+{
+	struct ino_split *sp = priv;
+	bool bad = rp_ino_rec_refused(sp->r, agno, irec);
+	xfs_agino_t **v = bad ? &sp->refused : &sp->trusted;
+	size_t *n = bad ? &sp->nrefused : &sp->ntrusted;
+	xfs_agino_t *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	*v = nv;
+	(*v)[(*n)++] = irec->startino;
+	return 0;
+}
+
+static bool agino_listed(const xfs_agino_t *v, size_t n, xfs_agino_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/*
+ * A finobt record whose inobt twin sits in a refused leaf: the reference
+ * has no chunk for it when it reads the finobt, and takes the finobt's
+ * ("undiscovered finobt record").
+ */
+static int fino_vs_refused(void *priv, xfs_agnumber_t agno,
+			   const struct inobt_irec *irec)
+{
+	struct ino_split *sp = priv;
+	struct fs_objref of = OBJREF_INIT(OBJ_FINOBT);
+
+	if (!agino_listed(sp->refused, sp->nrefused, irec->startino) ||
+	    agino_listed(sp->trusted, sp->ntrusted, irec->startino))
+		return 0;
+	of.agno = agno;
+	fs_report_found(sp->fl, PR_FINOBT_EXTRA_REC, &of, "startino",
+			irec->startino);
+	return 0;
+}
+
+/* What the refused leaves mean for the AG's chunks (see rp_ag). */
+static void split_refused(struct repair *r, xfs_agnumber_t agno,
+			  struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct ino_split sp = { .r = r, .fl = fl };
+
+	if (!ag->nino_refused || ag->hdr_bad || !ag->sum.agi_ok)
+		return;
+	ag_iter_chunks(r->fs, agno, split_rec, &sp, NULL);
+	ag->ino_uncertain = sp.nrefused > 0;
+	if (sp.nrefused)
+		ag_iter_fino_chunks(r->fs, agno, fino_vs_refused, &sp, NULL);
+	free(sp.trusted);
+	free(sp.refused);
+}
+
 static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 {
 	struct p2 *p = arg;
@@ -905,6 +1023,7 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
+	note_refused_leaves(r, agno, &fl);
 	ag->taken_root[0] = ag->taken_root[1] = NULLAGBLOCK;
 	if (ag->sum.agf_ok) {
 		unsigned level;
@@ -923,6 +1042,7 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);
+	split_refused(r, agno, &fl);
 	sort_findings(r, agno, o, &fl);
 	if (sb_bad)
 		say_ag(o, PR_RP_SB_RESET, agno);
@@ -1005,6 +1125,7 @@ static void check_counters(struct repair *r)
 }
 
 struct root_find {
+	const struct repair	*r;
 	xfs_agino_t		agino;
 	bool			found;
 	struct inobt_irec	rec;
@@ -1015,7 +1136,8 @@ static int root_chunk(void *priv, xfs_agnumber_t agno,
 {
 	struct root_find *f = priv;
 
-	(void)agno;
+	if (rp_ino_rec_refused(f->r, agno, irec))
+		return 0;	/* the reference's uncertain inodes */
 	if (f->agino >= irec->startino &&
 	    f->agino < irec->startino + XFS_INODES_PER_CHUNK) {
 		f->found = true;
@@ -1030,7 +1152,7 @@ static void check_root_chunk(struct repair *r)
 {
 	const struct fs_geom *g = &r->fs->geo;
 	xfs_ino_t root = r->fs->sb.rootino;
-	struct root_find f = { .agino = ino_to_agino(g, root) };
+	struct root_find f = { .r = r, .agino = ino_to_agino(g, root) };
 	struct rp_args a = RP_ARGS_INIT(OBJ_INOBT);
 	static const enum fs_problem codes[3] = {
 		PR_RP_ROOT_INODE_FREE, PR_RP_RBM_INODE_FREE,
