@@ -575,49 +575,10 @@ static unsigned chunk_overlaps(const struct inov *v)
 	return n;
 }
 
-/*
- * ino_ok: the inobt was walked whole; ino_unread: its root is unusable,
- * so nothing of it was read and the AGI's totals are compared with none
- * (as the reference compares them), and every finobt record is one the
- * inobt lacks.
- */
-static void check_inodes(struct agc *c, const struct fs_agi *agi,
-			 bool ino_ok, bool ino_unread, bool fino_ok)
+/* Each inobt record with free inodes against the finobt's. */
+static void compare_fino(struct agc *c)
 {
-	const struct fs_geom *g = &c->fs->geo;
-	struct ag_summary *s = c->sum;
-	struct fs_objref o = ag_obj(c, OBJ_AGI);
 	size_t i = 0, j = 0;
-
-	o.daddr = ag_sector_daddr(g, c->agno, XFS_AGI_SECTOR);
-	for (size_t k = 0; k < c->ino.n; k++) {
-		const struct inobt_irec *r = &c->ino.v[k];
-
-		s->icount += XFS_INODES_PER_CHUNK -
-			     (unsigned)__builtin_popcountll(r->holes);
-		s->ifree += (unsigned)__builtin_popcountll(r->free & ~r->holes);
-	}
-	for (size_t k = 0; k < c->fino.n; k++)
-		s->fino_freecount += c->fino.v[k].freecount;
-	s->chunk_overlaps = chunk_overlaps(&c->ino);
-	/* totals of a tree walked in part would only repeat its damage */
-	if ((ino_ok || ino_unread) && agi->count != s->icount)
-		fs_report_val(c->fl, PR_AGI_COUNT_MISMATCH, &o, "count",
-			      s->icount, agi->count);
-	if ((ino_ok || ino_unread) && agi->freecount != s->ifree)
-		fs_report_val(c->fl, PR_AGI_FREECOUNT_MISMATCH, &o, "freecount",
-			      s->ifree, agi->freecount);
-	if ((ino_ok || ino_unread) && g->has_inobtcount &&
-	    agi->iblocks != s->ino.nblocks)
-		fs_report_val(c->fl, PR_AGI_IBLOCKS_MISMATCH, &o, "ino_blocks",
-			      s->ino.nblocks, agi->iblocks);
-	if (!g->has_finobt || !fino_ok)
-		return;
-	if (g->has_inobtcount && agi->fblocks != s->fino.nblocks)
-		fs_report_val(c->fl, PR_AGI_FBLOCKS_MISMATCH, &o, "fino_blocks",
-			      s->fino.nblocks, agi->fblocks);
-	if (!ino_ok && !ino_unread)
-		return;
 
 	/* both trees are in startino order; the walk reported any disorder */
 	while (i < c->ino.n || j < c->fino.n) {
@@ -655,6 +616,53 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 			j++;
 		}
 	}
+}
+
+/*
+ * ino_ok: the inobt was walked whole; ino_unread: its root is unusable,
+ * so nothing of it was read and the AGI's totals are compared with none
+ * (as the reference compares them), and every finobt record is one the
+ * inobt lacks.
+ */
+static void check_inodes(struct agc *c, const struct fs_agi *agi,
+			 bool ino_ok, bool ino_unread, bool fino_ok)
+{
+	const struct fs_geom *g = &c->fs->geo;
+	struct ag_summary *s = c->sum;
+	struct fs_objref o = ag_obj(c, OBJ_AGI);
+
+	o.daddr = ag_sector_daddr(g, c->agno, XFS_AGI_SECTOR);
+	for (size_t k = 0; k < c->ino.n; k++) {
+		const struct inobt_irec *r = &c->ino.v[k];
+
+		s->icount += XFS_INODES_PER_CHUNK -
+			     (unsigned)__builtin_popcountll(r->holes);
+		s->ifree += (unsigned)__builtin_popcountll(r->free & ~r->holes);
+	}
+	for (size_t k = 0; k < c->fino.n; k++)
+		s->fino_freecount += c->fino.v[k].freecount;
+	s->chunk_overlaps = chunk_overlaps(&c->ino);
+	/*
+	 * The finobt's records against the inobt's first: the reference
+	 * reads both trees before it holds the AGI's totals against them.
+	 */
+	if (g->has_finobt && fino_ok && (ino_ok || ino_unread))
+		compare_fino(c);
+	/* totals of a tree walked in part would only repeat its damage */
+	if ((ino_ok || ino_unread) && agi->count != s->icount)
+		fs_report_val(c->fl, PR_AGI_COUNT_MISMATCH, &o, "count",
+			      s->icount, agi->count);
+	if ((ino_ok || ino_unread) && agi->freecount != s->ifree)
+		fs_report_val(c->fl, PR_AGI_FREECOUNT_MISMATCH, &o, "freecount",
+			      s->ifree, agi->freecount);
+	if ((ino_ok || ino_unread) && g->has_inobtcount &&
+	    agi->iblocks != s->ino.nblocks)
+		fs_report_val(c->fl, PR_AGI_IBLOCKS_MISMATCH, &o, "ino_blocks",
+			      s->ino.nblocks, agi->iblocks);
+	if (g->has_finobt && fino_ok && g->has_inobtcount &&
+	    agi->fblocks != s->fino.nblocks)
+		fs_report_val(c->fl, PR_AGI_FBLOCKS_MISMATCH, &o, "fino_blocks",
+			      s->fino.nblocks, agi->fblocks);
 }
 
 /* The blocks holding a chunk's present inodes, as CL_INODES claims. */

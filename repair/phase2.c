@@ -491,6 +491,109 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 	return true;
 }
 
+/*
+ * An inode btree root read at the height an out-of-range AGI level gives
+ * (levels 0, or more than the tree can have): the reference reads the
+ * root as a block of level levels - 1 (a signed number: 0 gives -1) and
+ * says "expected level"; a root its verifier passes it then reads as a
+ * node, and its first pointer the AG does not hold ends the walk ("bad
+ * btree pointer").  Either way the inode btrees are not trusted.  (A
+ * pointer the AG holds would lead on; that is not followed.)
+ */
+static void say_ino_root_at_agi_level(struct repair *r, xfs_agnumber_t agno,
+				      struct rp_out *o, enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	const struct btree_ops *ops;
+	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
+	struct fs_buf *bp;
+	struct fs_agi agi;
+	const uint8_t *d;
+	int64_t want;
+	unsigned level, numrecs, maxr;
+	bool corrupt;
+
+	if (r->ags[agno].hdr_bad || ag_read_agi(r->fs, agno, NULL, &bp, &agi))
+		return;
+	buf_release(bp);
+	agi_btree_root(&agi, agno, type, &root);
+	ops = root.ops;
+	if ((root.levels >= 1 && root.levels <= btree_maxlevels(g, ops)) ||
+	    !ag_extent_ok(g, agno, root.root, 1) ||
+	    fs_read_agblocks(r->fs, agno, root.root, 1, ops->buf_ops, NULL,
+			     &bp))
+		return;
+	d = bp->data;
+	corrupt = buf_corrupt(bp);
+	want = (int64_t)(int32_t)root.levels - 1;
+	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock,
+					       bb_numrecs));
+	if (load_be32(d) != ops->magic || level == want) {
+		buf_release(bp);
+		return;
+	}
+	a.obj = OBJREF_INIT(ops->objtype);
+	a.obj.agno = agno;
+	a.obj.daddr = agb_to_daddr(g, agno, root.root);
+	a.s1 = type == BT_FINO ? "finobt" : "inobt";
+	a.field = "ag level";
+	a.expected = (uint64_t)want;
+	a.found = level;
+	rp_say(o, PR_BTREE_BAD_LEVEL, &a);
+	__atomic_store_n(&r->bad_ino_btree, true, __ATOMIC_RELAXED);
+	if (corrupt || want == 0) {
+		buf_release(bp);
+		return;
+	}
+	maxr = btree_maxrecs(g, ops, false);
+	if (numrecs > maxr)
+		numrecs = maxr;
+	for (unsigned i = 0; i < numrecs; i++) {
+		const uint8_t *pp = d + btree_hdr_len(ops) +
+				    (size_t)maxr * ops->key_len + (size_t)i * 4;
+		uint32_t ptr = load_be32(pp);
+
+		if (ptr != 0 && ag_extent_ok(g, agno, ptr, 1))
+			break;	/* (the reference reads on: not followed) */
+		a.field = NULL;
+		a.s1 = type == BT_FINO ? "fino" : "ino";
+		a.flags = FND_FOUND;
+		a.found = ptr;
+		rp_say(o, PR_RP_BT_BAD_PTR, &a);
+		break;
+	}
+	buf_release(bp);
+}
+
+/*
+ * Does the reference read the inode btree root at an out-of-range AGI
+ * height (say_ino_root_at_agi_level)?  It then counts that one block.
+ */
+static bool ino_root_off_level(struct repair *r, xfs_agnumber_t agno,
+			       enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agi agi;
+	bool ret;
+
+	if (ag_read_agi(r->fs, agno, NULL, &bp, &agi))
+		return false;
+	buf_release(bp);
+	agi_btree_root(&agi, agno, type, &root);
+	if ((root.levels >= 1 && root.levels <= btree_maxlevels(g, root.ops)) ||
+	    !ag_extent_ok(g, agno, root.root, 1) ||
+	    fs_read_agblocks(r->fs, agno, root.root, 1, root.ops->buf_ops,
+			     NULL, &bp))
+		return false;
+	ret = load_be32(bp->data) == root.ops->magic;
+	buf_release(bp);
+	return ret;
+}
+
 /* A UUID as the reference prints one (libuuid's lower-case form). */
 static void uuid_text(const xfs_uuid_t *u, char out[37])
 {
@@ -539,12 +642,26 @@ static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 {
 	const struct fs_finding *f = &fl->v[i];
 
-	if (f->code == PR_AGF_BAD_UUID || f->code == PR_AGI_BAD_UUID)
+	if (f->code == PR_AGF_BAD_UUID || f->code == PR_AGI_BAD_UUID) {
 		say_hdr_uuid(r, agno, o, f);
-	else if (f->code == PR_INOBT_BAD_STARTINO)
-		say_bad_startino(r, agno, o, f);
-	else if (!say_bt_header(r, agno, o, fl, i))
+	} else if (f->code == PR_AGI_BAD_LEVEL) {
 		rp_finding(o, f);
+		say_ino_root_at_agi_level(r, agno, o,
+					  f->field &&
+					  !strcmp(f->field, "free_level") ?
+					  BT_FINO : BT_INO);
+	} else if (f->code == PR_AGI_IBLOCKS_MISMATCH &&
+		   ino_root_off_level(r, agno, BT_INO)) {
+		struct rp_args a = rp_args_of(f);
+
+		a.expected = 1;
+		if (a.found != a.expected)
+			rp_say(o, f->code, &a);
+	} else if (f->code == PR_INOBT_BAD_STARTINO) {
+		say_bad_startino(r, agno, o, f);
+	} else if (!say_bt_header(r, agno, o, fl, i)) {
+		rp_finding(o, f);
+	}
 }
 
 /* The AGI's free count against the finobt records' (the reference's). */
