@@ -264,6 +264,30 @@ void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,
 	}
 }
 
+/*
+ * A root the walk read but could not use, of another kind (magic), or
+ * of a level other than the header's that its verifier refuses: nothing
+ * of the tree is read, as when the root is unusable.  (A root whose
+ * level merely differs, or with too many records, is read all the same
+ * by the reference: as the level expected, as many records as fit.)
+ */
+static bool root_refused(struct fs *fs, const struct btree_root *r)
+{
+	struct fs_buf *bp;
+	bool ret;
+
+	if (fs_read_agblocks(fs, r->agno, r->root, 1, r->ops->buf_ops, NULL,
+			     &bp))
+		return false;
+	ret = load_be32(bp->data) != r->ops->magic ||
+	      (buf_corrupt(bp) &&
+	       load_be16((const uint8_t *)bp->data +
+			 offsetof(struct xfs_btree_sblock, bb_level)) !=
+	       r->levels - 1);
+	buf_release(bp);
+	return ret;
+}
+
 /* Is the chunk's inode range one of this AG's, aligned as chunks are? */
 static bool chunk_usable(const struct fs_geom *g, xfs_agnumber_t agno,
 			 xfs_agino_t start)
@@ -655,10 +679,12 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 	if ((ino_ok || ino_unread) && agi->freecount != s->ifree)
 		fs_report_val(c->fl, PR_AGI_FREECOUNT_MISMATCH, &o, "freecount",
 			      s->ifree, agi->freecount);
+	/* (a root read and refused is a block seen all the same) */
 	if ((ino_ok || ino_unread) && g->has_inobtcount &&
-	    agi->iblocks != s->ino.nblocks)
+	    agi->iblocks != s->ino.nblocks + s->ino_root_refused)
 		fs_report_val(c->fl, PR_AGI_IBLOCKS_MISMATCH, &o, "ino_blocks",
-			      s->ino.nblocks, agi->iblocks);
+			      s->ino.nblocks + s->ino_root_refused,
+			      agi->iblocks);
 	if (g->has_finobt && fino_ok && g->has_inobtcount &&
 	    agi->fblocks != s->fino.nblocks)
 		fs_report_val(c->fl, PR_AGI_FBLOCKS_MISMATCH, &o, "fino_blocks",
@@ -875,7 +901,7 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 	struct fs_agf agf;
 	struct fs_agi agi;
 	struct fs_buf *bp;
-	struct btree_root r;
+	struct btree_root r, r_ino;
 	bool bno_ok = false, cnt_ok = false, rmap_ok = false, refc_ok = false;
 	bool ino_ok = false, ino_unread = false, fino_ok = false;
 	int err;
@@ -944,6 +970,7 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 	}
 	if (sum->agi_ok) {
 		agi_btree_root(&agi, agno, BT_INO, &r);
+		r_ino = r;
 		ino_ok = root_usable(fs, &r);
 		ino_unread = !ino_ok;
 		if ((err = walk_tree(&c, &r, CL_INO, inobt_rec, &sum->ino)))
@@ -954,6 +981,10 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 			if ((err = walk_tree(&c, &r, CL_FINO, inobt_rec,
 					     &sum->fino)))
 				goto out;
+		}
+		if (ino_ok && !sum->ino.nblocks && root_refused(fs, &r_ino)) {
+			ino_unread = true;
+			sum->ino_root_refused = true;
 		}
 		ino_ok = ino_ok && !sum->ino.skipped;
 		fino_ok = fino_ok && !sum->fino.skipped;

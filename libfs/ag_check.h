@@ -40,6 +40,9 @@ struct ag_summary {
 	unsigned		chunk_conflicts; /* inode chunk blocks claimed
 						    by something else too */
 	unsigned		chunk_overlaps;	/* inobt records overlapping */
+	/* the inobt root was read and is of another kind, or its verifier
+	   refuses its level: nothing of the tree was read */
+	bool			ino_root_refused;
 	uint64_t		btree_blocks;	/* every AG btree block */
 	struct btree_stats	bno, cnt, rmap, refc, ino, fino;
 };
