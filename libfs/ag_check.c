@@ -253,6 +253,7 @@ void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,
 	irec->startino = get_be32(r->ir_startino);
 	irec->free = get_be64(r->ir_free);
 	irec->daddr = (xfs_daddr_t)-1;
+	irec->index = 0;
 	if (g->has_sparse) {
 		irec->holes = holes_of(get_be16(r->ir_u.sp.ir_holemask));
 		irec->count = r->ir_u.sp.ir_count;
@@ -659,9 +660,9 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 	for (size_t k = 0; k < c->ino.n; k++) {
 		const struct inobt_irec *r = &c->ino.v[k];
 
-		s->icount += XFS_INODES_PER_CHUNK -
-			     (unsigned)__builtin_popcountll(r->holes);
-		s->ifree += (unsigned)__builtin_popcountll(r->free & ~r->holes);
+		/* the records' own counts, as the AGI's are kept */
+		s->icount += r->count;
+		s->ifree += r->freecount;
 	}
 	for (size_t k = 0; k < c->fino.n; k++)
 		s->fino_freecount += c->fino.v[k].freecount;
@@ -1028,6 +1029,7 @@ static int chunk_rec(struct btree_walk *w, const void *rec, void *priv)
 	if (!chunk_usable(&w->fs->geo, it->agno, irec.startino))
 		return 0;
 	irec.daddr = w->obj.daddr;
+	irec.index = (unsigned)w->obj.index;
 	return it->fn(it->priv, it->agno, &irec);
 }
 

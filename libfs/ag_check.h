@@ -34,8 +34,8 @@ struct ag_summary {
 	uint64_t		longest;
 	uint64_t		flcount;	/* AGFL entries, flfirst to fllast */
 	uint64_t		btreeblks;	/* bno+cnt+rmap beyond the roots */
-	uint64_t		icount;		/* inodes of the inobt chunks */
-	uint64_t		ifree;
+	uint64_t		icount;		/* the inobt records' counts */
+	uint64_t		ifree;		/* and their free counts */
 	uint64_t		fino_freecount;	/* the finobt records' counts */
 	unsigned		chunk_conflicts; /* inode chunk blocks claimed
 						    by something else too */
@@ -63,8 +63,10 @@ struct inobt_irec {
 	uint64_t	free;		/* 1 bit per free inode (holes too) */
 	unsigned	count;		/* as stored */
 	unsigned	freecount;	/* as stored */
-	/* the btree block the record was read from (ag_iter_chunks), or -1 */
+	/* the btree block the record was read from (ag_iter_chunks), or -1,
+	   and its index there */
 	xfs_daddr_t	daddr;
+	unsigned	index;
 };
 
 void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,

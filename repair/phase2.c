@@ -594,6 +594,44 @@ static bool ino_root_off_level(struct repair *r, xfs_agnumber_t agno,
 	return ret;
 }
 
+/*
+ * An inode btree record's own counts against its masks, in the
+ * reference's words, which name the chunk by its first inode (read back
+ * from the record the finding points at) and, for a hole not marked
+ * free, the hole mask.
+ */
+static void say_irec_counts(struct repair *r, xfs_agnumber_t agno,
+			    struct rp_out *o, const struct fs_finding *f)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *ops;
+	struct rp_args a = rp_args_of(f);
+	struct fs_buf *bp;
+
+	bt_name(f->obj.type, &ops);
+	if (!ops || f->obj.daddr == (xfs_daddr_t)-1 ||
+	    fs_read_blocks(r->fs, daddr_to_fsb(g, f->obj.daddr), 1, NULL,
+			   NULL, &bp)) {
+		rp_finding(o, f);
+		return;
+	}
+	if (btree_hdr_len(ops) + ((size_t)f->obj.index + 1) * ops->rec_len <=
+	    bp->len) {
+		const struct xfs_inobt_rec *rec = (const void *)
+			(bp->data + btree_hdr_len(ops) +
+			 (size_t)f->obj.index * ops->rec_len);
+
+		a.v2 = get_be32(rec->ir_startino);
+		a.v3 = g->has_sparse ? get_be16(rec->ir_u.sp.ir_holemask) : 0;
+	}
+	buf_release(bp);
+	a.obj.agno = agno;
+	a.s1 = f->obj.type == OBJ_FINOBT ? "finobt" : "inobt";
+	if (f->code == PR_INOBT_BAD_FREECOUNT && f->obj.type == OBJ_FINOBT)
+		a.field = "finobt freecount";
+	rp_say(o, f->code, &a);
+}
+
 /* A UUID as the reference prints one (libuuid's lower-case form). */
 static void uuid_text(const xfs_uuid_t *u, char out[37])
 {
@@ -657,6 +695,10 @@ static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 		a.expected = 1;
 		if (a.found != a.expected)
 			rp_say(o, f->code, &a);
+	} else if (f->code == PR_INOBT_BAD_COUNT ||
+		   f->code == PR_INOBT_BAD_FREECOUNT ||
+		   f->code == PR_INOBT_HOLE_NOT_FREE) {
+		say_irec_counts(r, agno, o, f);
 	} else if (f->code == PR_INOBT_BAD_STARTINO) {
 		say_bad_startino(r, agno, o, f);
 	} else if (!say_bt_header(r, agno, o, fl, i)) {
@@ -940,6 +982,138 @@ static void check_free_counts(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * finobt records whose holes cover blocks the inobt's chunks hold
+ * inodes in: the reference says each such block ("sparse inode chunk
+ * claims inode block, finobt block") and checks nothing else of the
+ * record.  It looks at the first inode of each block of the chunk.
+ */
+struct fino_claim {
+	xfs_daddr_t	daddr;		/* the record: its block and index */
+	unsigned	index;
+	xfs_agino_t	startino;
+	xfs_agblock_t	agbno;		/* the block it claims */
+	bool		said;
+};
+
+struct fino_claims {
+	const struct fs_geom	*g;
+	xfs_agblock_t		*ino_blocks;	/* the inobt's, unsorted */
+	size_t			nino_blocks;
+	struct fino_claim	*v;
+	size_t			n;
+	struct repair		*r;
+};
+
+static int inode_blocks(void *priv, xfs_agnumber_t agno,
+			const struct inobt_irec *irec)
+{
+	struct fino_claims *fc = priv;
+	const struct fs_geom *g = fc->g;
+
+	if (rp_ino_rec_refused(fc->r, agno, irec))
+		return 0;
+	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i += g->inopblock) {
+		xfs_agblock_t *nv;
+
+		if (irec->holes & (1ull << i))
+			continue;
+		nv = realloc(fc->ino_blocks,
+			     (fc->nino_blocks + 1) * sizeof(*nv));
+		if (!nv)
+			return -1;
+		fc->ino_blocks = nv;
+		fc->ino_blocks[fc->nino_blocks++] =
+			agino_to_agbno(g, irec->startino + i);
+	}
+	return 0;
+}
+
+static int fino_claim_rec(void *priv, xfs_agnumber_t agno,
+			  const struct inobt_irec *irec)
+{
+	struct fino_claims *fc = priv;
+	const struct fs_geom *g = fc->g;
+
+	(void)agno;
+	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i += g->inopblock) {
+		xfs_agblock_t b = agino_to_agbno(g, irec->startino + i);
+		struct fino_claim *nv;
+		bool held = false;
+
+		if (!(irec->holes & (1ull << i)))
+			continue;
+		for (size_t k = 0; k < fc->nino_blocks && !held; k++)
+			held = fc->ino_blocks[k] == b;
+		if (!held)
+			continue;
+		nv = realloc(fc->v, (fc->n + 1) * sizeof(*nv));
+		if (!nv)
+			return -1;
+		fc->v = nv;
+		fc->v[fc->n++] = (struct fino_claim){
+			.daddr = irec->daddr, .index = irec->index,
+			.startino = irec->startino, .agbno = b,
+		};
+	}
+	return 0;
+}
+
+static void find_fino_claims(struct repair *r, xfs_agnumber_t agno,
+			     struct fino_claims *fc)
+{
+	const struct fs_geom *g = &r->fs->geo;
+
+	memset(fc, 0, sizeof(*fc));
+	fc->g = g;
+	fc->r = r;
+	if (!g->has_finobt || !g->has_sparse || !g->inopblock ||
+	    g->inopblock > XFS_INODES_PER_CHUNK || r->ags[agno].hdr_bad ||
+	    !r->ags[agno].sum.agi_ok)
+		return;
+	ag_iter_chunks(r->fs, agno, inode_blocks, fc, NULL);
+	if (fc->nino_blocks)
+		ag_iter_fino_chunks(r->fs, agno, fino_claim_rec, fc, NULL);
+	free(fc->ino_blocks);
+	fc->ino_blocks = NULL;
+}
+
+/*
+ * Is finding f about a finobt record with claims?  Says them the first
+ * time; true if the finding itself is one the reference does not make
+ * of such a record.
+ */
+static bool fino_claims_say(struct fino_claims *fc, xfs_agnumber_t agno,
+			    struct rp_out *o, const struct fs_finding *f)
+{
+	bool hit = false;
+
+	if (f->obj.type != OBJ_FINOBT)
+		return false;
+	for (size_t k = 0; k < fc->n; k++) {
+		struct fino_claim *c = &fc->v[k];
+		struct rp_args a = RP_ARGS_INIT(OBJ_FINOBT);
+
+		if (f->code == PR_FINOBT_REC_MISMATCH ?
+		    f->found != c->startino :
+		    f->obj.daddr != c->daddr || f->obj.index != c->index)
+			continue;
+		hit = true;
+		if (c->said)
+			continue;
+		c->said = true;
+		a.obj.agno = agno;
+		a.agbno = c->agbno;
+		a.found = c->agbno;
+		a.expected = fc->g->inopblock;
+		rp_say(o, PR_RP_FINO_CLAIMS_INO_BLOCK, &a);
+	}
+	return hit && (f->code == PR_INOBT_HOLE_NOT_FREE ||
+		       f->code == PR_INOBT_BAD_FREECOUNT ||
+		       f->code == PR_INOBT_BAD_COUNT ||
+		       f->code == PR_INOBT_BAD_HOLEMASK);
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
@@ -951,7 +1125,8 @@ static void check_free_counts(struct repair *r, xfs_agnumber_t agno,
  * btree only are said in phase 4, as runs of blocks.
  */
 static void sort_findings(struct repair *r, xfs_agnumber_t agno,
-			  struct rp_out *o, struct fs_findings *fl)
+			  struct rp_out *o, struct fs_findings *fl,
+			  struct fino_claims *fc)
 {
 	struct rp_ag *ag = &r->ags[agno];
 	const xfs_agblock_t *roots = ag->taken_root;
@@ -1002,8 +1177,12 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		fl->v[j++] = *f;
 	}
 	findings_truncate(fl, j);
-	for (size_t i = 0; i < fl->n; i++)
-		say_ag_finding(r, agno, o, fl, i);
+	for (size_t i = 0; i < fl->n; i++) {
+		if (fino_claims_say(fc, agno, o, &fl->v[i]))
+			rp_note_finding(&fl->v[i]);
+		else
+			say_ag_finding(r, agno, o, fl, i);
+	}
 	findings_clear(fl);
 	if (!ag->hdr_bad && ag->agf_read) {
 		say_root_at_agf_level(r, agno, o, BT_BNO);
@@ -1130,6 +1309,7 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	struct rp_out *o = &p->seq.outs[agno];
 	struct rp_ag *ag = &r->ags[agno];
 	struct fs_findings fl;
+	struct fino_claims fc;
 	bool sb_bad, agf_bad = false, agi_bad = false, ino_suspect;
 
 	findings_init(&fl);
@@ -1160,7 +1340,9 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);
 	split_refused(r, agno, &fl);
-	sort_findings(r, agno, o, &fl);
+	find_fino_claims(r, agno, &fc);
+	sort_findings(r, agno, o, &fl, &fc);
+	free(fc.v);
 	if (sb_bad)
 		say_ag(o, PR_RP_SB_RESET, agno);
 	if (agf_bad)
