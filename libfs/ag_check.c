@@ -647,10 +647,12 @@ static void compare_fino(struct agc *c)
  * ino_ok: the inobt was walked whole; ino_unread: its root is unusable,
  * so nothing of it was read and the AGI's totals are compared with none
  * (as the reference compares them), and every finobt record is one the
- * inobt lacks.
+ * inobt lacks.  fino_ok, fino_unread: the same of the finobt (its block
+ * count is held against none).
  */
 static void check_inodes(struct agc *c, const struct fs_agi *agi,
-			 bool ino_ok, bool ino_unread, bool fino_ok)
+			 bool ino_ok, bool ino_unread, bool fino_ok,
+			 bool fino_unread)
 {
 	const struct fs_geom *g = &c->fs->geo;
 	struct ag_summary *s = c->sum;
@@ -686,7 +688,7 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 		fs_report_val(c->fl, PR_AGI_IBLOCKS_MISMATCH, &o, "ino_blocks",
 			      s->ino.nblocks + s->ino_root_refused,
 			      agi->iblocks);
-	if (g->has_finobt && fino_ok && g->has_inobtcount &&
+	if (g->has_finobt && (fino_ok || fino_unread) && g->has_inobtcount &&
 	    agi->fblocks != s->fino.nblocks)
 		fs_report_val(c->fl, PR_AGI_FBLOCKS_MISMATCH, &o, "fino_blocks",
 			      s->fino.nblocks, agi->fblocks);
@@ -905,6 +907,7 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 	struct btree_root r, r_ino;
 	bool bno_ok = false, cnt_ok = false, rmap_ok = false, refc_ok = false;
 	bool ino_ok = false, ino_unread = false, fino_ok = false;
+	bool fino_unread = false;
 	int err;
 
 	if (!sum)
@@ -979,6 +982,7 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 		if (g->has_finobt) {
 			agi_btree_root(&agi, agno, BT_FINO, &r);
 			fino_ok = root_usable(fs, &r);
+			fino_unread = !fino_ok;
 			if ((err = walk_tree(&c, &r, CL_FINO, inobt_rec,
 					     &sum->fino)))
 				goto out;
@@ -989,7 +993,8 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 		}
 		ino_ok = ino_ok && !sum->ino.skipped;
 		fino_ok = fino_ok && !sum->fino.skipped;
-		check_inodes(&c, &agi, ino_ok, ino_unread, fino_ok);
+		check_inodes(&c, &agi, ino_ok, ino_unread, fino_ok,
+			     fino_unread);
 		for (size_t k = 0; k < c.ino.n && !err; k++)
 			err = claim_chunk(&c, &c.ino.v[k]);
 		if (err)

@@ -696,6 +696,7 @@ static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 		if (a.found != a.expected)
 			rp_say(o, f->code, &a);
 	} else if (f->code == PR_INOBT_BAD_COUNT ||
+		   f->code == PR_FINOBT_NO_FREE ||
 		   f->code == PR_INOBT_BAD_FREECOUNT ||
 		   f->code == PR_INOBT_HOLE_NOT_FREE) {
 		say_irec_counts(r, agno, o, f);
@@ -1500,6 +1501,14 @@ void phase2(struct repair *r)
 	} else {
 		rp_log(NULL, "Phase 2 - using internal log\n");
 	}
+	/*
+	 * The reference reads the primary again here, through the library's
+	 * superblock decoder, whose notice about the old project quota bits
+	 * (the v5 format keeps separate ones) it prints; it goes on all the
+	 * same.
+	 */
+	if (r->fs->sb.qflags & (XFS_OQUOTA_ENFD | XFS_OQUOTA_CHKD))
+		rp_log(NULL, "Version 5 of Super block has XFS_OQUOTA bits.\n");
 	rp_log(NULL, "        - zero log...\n");
 	prog_set(PROG_ZERO_LOG, r->fs->sb.logblocks);
 	rp_check_log(r);
