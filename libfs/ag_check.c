@@ -266,6 +266,24 @@ void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,
 }
 
 /*
+ * Is agbno a block of the free space, rmap or refcount trees (walked
+ * before the inode btrees)?  The reference reads such a block from its
+ * cache as it was verified there, whatever tree it is then read as.
+ */
+static bool tree_block(const struct agc *c, xfs_agblock_t agbno)
+{
+	for (size_t i = 0; i < c->claims.n; i++) {
+		const struct ext *e = &c->claims.v[i];
+
+		if ((e->tag == CL_BNO || e->tag == CL_CNT ||
+		     e->tag == CL_RMAP || e->tag == CL_REFC) &&
+		    agbno >= e->start && agbno - e->start < e->len)
+			return true;
+	}
+	return false;
+}
+
+/*
  * A root the walk read but could not use, of another kind (magic), or
  * of a level other than the header's that its verifier refuses: nothing
  * of the tree is read, as when the root is unusable.  (A root whose
@@ -987,7 +1005,8 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 					     &sum->fino)))
 				goto out;
 		}
-		if (ino_ok && !sum->ino.nblocks && root_refused(fs, &r_ino)) {
+		if (ino_ok && !sum->ino.nblocks && root_refused(fs, &r_ino) &&
+		    !tree_block(&c, r_ino.root)) {
 			ino_unread = true;
 			sum->ino_root_refused = true;
 		}

@@ -13,7 +13,10 @@
  * would be reset is skipped as the reference skips it: its trees claim
  * nothing in the space map.  An inobt or finobt the reference would not
  * trust (inobt_suspect()) sets r->bad_ino_btree: phases 6 and 7 are
- * skipped.
+ * skipped.  Records of an inobt leaf the reference's verifier refuses
+ * are its uncertain inodes, not chunks (note_refused_leaves(); phase 3
+ * says so), and an inode btree root it reads at a height other than its
+ * own is said its way (say_ino_root_at_agi_level()).
  *
  * What it builds for later phases: r->ags[] (what each AG's headers and
  * trees said, the on-disk rmapbt and refcountbt records) and r->smap
@@ -688,8 +691,10 @@ static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 					  f->field &&
 					  !strcmp(f->field, "free_level") ?
 					  BT_FINO : BT_INO);
-	} else if (f->code == PR_AGI_IBLOCKS_MISMATCH &&
-		   ino_root_off_level(r, agno, BT_INO)) {
+	} else if ((f->code == PR_AGI_IBLOCKS_MISMATCH &&
+		    ino_root_off_level(r, agno, BT_INO)) ||
+		   (f->code == PR_AGI_FBLOCKS_MISMATCH &&
+		    ino_root_off_level(r, agno, BT_FINO))) {
 		struct rp_args a = rp_args_of(f);
 
 		a.expected = 1;
