@@ -1004,6 +1004,10 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 			if ((err = walk_tree(&c, &r, CL_FINO, inobt_rec,
 					     &sum->fino)))
 				goto out;
+			sum->fino_root_refused = fino_ok &&
+						 !sum->fino.nblocks &&
+						 root_refused(fs, &r) &&
+						 !tree_block(&c, r.root);
 		}
 		if (ino_ok && !sum->ino.nblocks && root_refused(fs, &r_ino) &&
 		    !tree_block(&c, r_ino.root)) {

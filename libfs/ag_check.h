@@ -43,6 +43,7 @@ struct ag_summary {
 	/* the inobt root was read and is of another kind, or its verifier
 	   refuses its level: nothing of the tree was read */
 	bool			ino_root_refused;
+	bool			fino_root_refused;	/* the same of the finobt */
 	uint64_t		btree_blocks;	/* every AG btree block */
 	struct btree_stats	bno, cnt, rmap, refc, ino, fino;
 };

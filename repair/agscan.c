@@ -299,12 +299,14 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 		buf_release(bp);
 		memcpy(ag->unlinked, agi.unlinked, sizeof(ag->unlinked));
 		agi_btree_root(&agi, agno, BT_INO, &root);
-		/* a root of another kind the reference does not take */
+		/* a root of another kind the reference does not take
+		   (nor one its verifier refuses for its level) */
 		walk(&s, &root, XFS_RMAP_OWN_INOBT, inobt_rec, &ag->ino_walked,
 		     !ag->sum.ino_root_refused);
 		if (g->has_finobt) {
 			agi_btree_root(&agi, agno, BT_FINO, &root);
-			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy, true);
+			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy,
+			     !ag->sum.fino_root_refused);
 		}
 	}
 }
