@@ -217,9 +217,7 @@ static void inobt_check_rec(struct btree_walk *w, const void *rec,
 				}
 			}
 		}
-		if (count != want)
-			fs_report_val(fl, PR_INOBT_BAD_COUNT, &o, "count", want,
-				      count);
+		/* (in the order xfs_repair says them) */
 		if ((freemask & holes) != holes)
 			fs_report_val(fl, PR_INOBT_HOLE_NOT_FREE, &o, "free",
 				      freemask | holes, freemask);
@@ -229,6 +227,9 @@ static void inobt_check_rec(struct btree_walk *w, const void *rec,
 				      "freecount",
 				      __builtin_popcountll(freemask & ~holes),
 				      freecount);
+		if (count != want)
+			fs_report_val(fl, PR_INOBT_BAD_COUNT, &o, "count", want,
+				      count);
 	} else {
 		freecount = get_be32(r->ir_u.f.ir_freecount);
 		if ((unsigned)__builtin_popcountll(freemask) != freecount)

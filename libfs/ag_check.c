@@ -252,6 +252,8 @@ void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,
 {
 	irec->startino = get_be32(r->ir_startino);
 	irec->free = get_be64(r->ir_free);
+	irec->daddr = (xfs_daddr_t)-1;
+	irec->index = 0;
 	if (g->has_sparse) {
 		irec->holes = holes_of(get_be16(r->ir_u.sp.ir_holemask));
 		irec->count = r->ir_u.sp.ir_count;
@@ -261,6 +263,48 @@ void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,
 		irec->count = XFS_INODES_PER_CHUNK;
 		irec->freecount = get_be32(r->ir_u.f.ir_freecount);
 	}
+}
+
+/*
+ * Is agbno a block of the free space, rmap or refcount trees (walked
+ * before the inode btrees)?  The reference reads such a block from its
+ * cache as it was verified there, whatever tree it is then read as.
+ */
+static bool tree_block(const struct agc *c, xfs_agblock_t agbno)
+{
+	for (size_t i = 0; i < c->claims.n; i++) {
+		const struct ext *e = &c->claims.v[i];
+
+		if ((e->tag == CL_BNO || e->tag == CL_CNT ||
+		     e->tag == CL_RMAP || e->tag == CL_REFC) &&
+		    agbno >= e->start && agbno - e->start < e->len)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A root the walk read but could not use, of another kind (magic), or
+ * of a level other than the header's that its verifier refuses: nothing
+ * of the tree is read, as when the root is unusable.  (A root whose
+ * level merely differs, or with too many records, is read all the same
+ * by the reference: as the level expected, as many records as fit.)
+ */
+static bool root_refused(struct fs *fs, const struct btree_root *r)
+{
+	struct fs_buf *bp;
+	bool ret;
+
+	if (fs_read_agblocks(fs, r->agno, r->root, 1, r->ops->buf_ops, NULL,
+			     &bp))
+		return false;
+	ret = load_be32(bp->data) != r->ops->magic ||
+	      (buf_corrupt(bp) &&
+	       load_be16((const uint8_t *)bp->data +
+			 offsetof(struct xfs_btree_sblock, bb_level)) !=
+	       r->levels - 1);
+	buf_release(bp);
+	return ret;
 }
 
 /* Is the chunk's inode range one of this AG's, aligned as chunks are? */
@@ -574,49 +618,10 @@ static unsigned chunk_overlaps(const struct inov *v)
 	return n;
 }
 
-/*
- * ino_ok: the inobt was walked whole; ino_unread: its root is unusable,
- * so nothing of it was read and the AGI's totals are compared with none
- * (as the reference compares them), and every finobt record is one the
- * inobt lacks.
- */
-static void check_inodes(struct agc *c, const struct fs_agi *agi,
-			 bool ino_ok, bool ino_unread, bool fino_ok)
+/* Each inobt record with free inodes against the finobt's. */
+static void compare_fino(struct agc *c)
 {
-	const struct fs_geom *g = &c->fs->geo;
-	struct ag_summary *s = c->sum;
-	struct fs_objref o = ag_obj(c, OBJ_AGI);
 	size_t i = 0, j = 0;
-
-	o.daddr = ag_sector_daddr(g, c->agno, XFS_AGI_SECTOR);
-	for (size_t k = 0; k < c->ino.n; k++) {
-		const struct inobt_irec *r = &c->ino.v[k];
-
-		s->icount += XFS_INODES_PER_CHUNK -
-			     (unsigned)__builtin_popcountll(r->holes);
-		s->ifree += (unsigned)__builtin_popcountll(r->free & ~r->holes);
-	}
-	for (size_t k = 0; k < c->fino.n; k++)
-		s->fino_freecount += c->fino.v[k].freecount;
-	s->chunk_overlaps = chunk_overlaps(&c->ino);
-	/* totals of a tree walked in part would only repeat its damage */
-	if ((ino_ok || ino_unread) && agi->count != s->icount)
-		fs_report_val(c->fl, PR_AGI_COUNT_MISMATCH, &o, "count",
-			      s->icount, agi->count);
-	if ((ino_ok || ino_unread) && agi->freecount != s->ifree)
-		fs_report_val(c->fl, PR_AGI_FREECOUNT_MISMATCH, &o, "freecount",
-			      s->ifree, agi->freecount);
-	if ((ino_ok || ino_unread) && g->has_inobtcount &&
-	    agi->iblocks != s->ino.nblocks)
-		fs_report_val(c->fl, PR_AGI_IBLOCKS_MISMATCH, &o, "ino_blocks",
-			      s->ino.nblocks, agi->iblocks);
-	if (!g->has_finobt || !fino_ok)
-		return;
-	if (g->has_inobtcount && agi->fblocks != s->fino.nblocks)
-		fs_report_val(c->fl, PR_AGI_FBLOCKS_MISMATCH, &o, "fino_blocks",
-			      s->fino.nblocks, agi->fblocks);
-	if (!ino_ok && !ino_unread)
-		return;
 
 	/* both trees are in startino order; the walk reported any disorder */
 	while (i < c->ino.n || j < c->fino.n) {
@@ -654,6 +659,57 @@ static void check_inodes(struct agc *c, const struct fs_agi *agi,
 			j++;
 		}
 	}
+}
+
+/*
+ * ino_ok: the inobt was walked whole; ino_unread: its root is unusable,
+ * so nothing of it was read and the AGI's totals are compared with none
+ * (as the reference compares them), and every finobt record is one the
+ * inobt lacks.  fino_ok, fino_unread: the same of the finobt (its block
+ * count is held against none).
+ */
+static void check_inodes(struct agc *c, const struct fs_agi *agi,
+			 bool ino_ok, bool ino_unread, bool fino_ok,
+			 bool fino_unread)
+{
+	const struct fs_geom *g = &c->fs->geo;
+	struct ag_summary *s = c->sum;
+	struct fs_objref o = ag_obj(c, OBJ_AGI);
+
+	o.daddr = ag_sector_daddr(g, c->agno, XFS_AGI_SECTOR);
+	for (size_t k = 0; k < c->ino.n; k++) {
+		const struct inobt_irec *r = &c->ino.v[k];
+
+		/* the records' own counts, as the AGI's are kept */
+		s->icount += r->count;
+		s->ifree += r->freecount;
+	}
+	for (size_t k = 0; k < c->fino.n; k++)
+		s->fino_freecount += c->fino.v[k].freecount;
+	s->chunk_overlaps = chunk_overlaps(&c->ino);
+	/*
+	 * The finobt's records against the inobt's first: the reference
+	 * reads both trees before it holds the AGI's totals against them.
+	 */
+	if (g->has_finobt && fino_ok && (ino_ok || ino_unread))
+		compare_fino(c);
+	/* totals of a tree walked in part would only repeat its damage */
+	if ((ino_ok || ino_unread) && agi->count != s->icount)
+		fs_report_val(c->fl, PR_AGI_COUNT_MISMATCH, &o, "count",
+			      s->icount, agi->count);
+	if ((ino_ok || ino_unread) && agi->freecount != s->ifree)
+		fs_report_val(c->fl, PR_AGI_FREECOUNT_MISMATCH, &o, "freecount",
+			      s->ifree, agi->freecount);
+	/* (a root read and refused is a block seen all the same) */
+	if ((ino_ok || ino_unread) && g->has_inobtcount &&
+	    agi->iblocks != s->ino.nblocks + s->ino_root_refused)
+		fs_report_val(c->fl, PR_AGI_IBLOCKS_MISMATCH, &o, "ino_blocks",
+			      s->ino.nblocks + s->ino_root_refused,
+			      agi->iblocks);
+	if (g->has_finobt && (fino_ok || fino_unread) && g->has_inobtcount &&
+	    agi->fblocks != s->fino.nblocks)
+		fs_report_val(c->fl, PR_AGI_FBLOCKS_MISMATCH, &o, "fino_blocks",
+			      s->fino.nblocks, agi->fblocks);
 }
 
 /* The blocks holding a chunk's present inodes, as CL_INODES claims. */
@@ -866,9 +922,10 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 	struct fs_agf agf;
 	struct fs_agi agi;
 	struct fs_buf *bp;
-	struct btree_root r;
+	struct btree_root r, r_ino;
 	bool bno_ok = false, cnt_ok = false, rmap_ok = false, refc_ok = false;
 	bool ino_ok = false, ino_unread = false, fino_ok = false;
+	bool fino_unread = false;
 	int err;
 
 	if (!sum)
@@ -935,6 +992,7 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 	}
 	if (sum->agi_ok) {
 		agi_btree_root(&agi, agno, BT_INO, &r);
+		r_ino = r;
 		ino_ok = root_usable(fs, &r);
 		ino_unread = !ino_ok;
 		if ((err = walk_tree(&c, &r, CL_INO, inobt_rec, &sum->ino)))
@@ -942,13 +1000,24 @@ int ag_check(struct fs *fs, xfs_agnumber_t agno, struct fs_findings *fl,
 		if (g->has_finobt) {
 			agi_btree_root(&agi, agno, BT_FINO, &r);
 			fino_ok = root_usable(fs, &r);
+			fino_unread = !fino_ok;
 			if ((err = walk_tree(&c, &r, CL_FINO, inobt_rec,
 					     &sum->fino)))
 				goto out;
+			sum->fino_root_refused = fino_ok &&
+						 !sum->fino.nblocks &&
+						 root_refused(fs, &r) &&
+						 !tree_block(&c, r.root);
+		}
+		if (ino_ok && !sum->ino.nblocks && root_refused(fs, &r_ino) &&
+		    !tree_block(&c, r_ino.root)) {
+			ino_unread = true;
+			sum->ino_root_refused = true;
 		}
 		ino_ok = ino_ok && !sum->ino.skipped;
 		fino_ok = fino_ok && !sum->fino.skipped;
-		check_inodes(&c, &agi, ino_ok, ino_unread, fino_ok);
+		check_inodes(&c, &agi, ino_ok, ino_unread, fino_ok,
+			     fino_unread);
 		for (size_t k = 0; k < c.ino.n && !err; k++)
 			err = claim_chunk(&c, &c.ino.v[k]);
 		if (err)
@@ -987,6 +1056,8 @@ static int chunk_rec(struct btree_walk *w, const void *rec, void *priv)
 	inobt_rec_decode(&w->fs->geo, rec, &irec);
 	if (!chunk_usable(&w->fs->geo, it->agno, irec.startino))
 		return 0;
+	irec.daddr = w->obj.daddr;
+	irec.index = (unsigned)w->obj.index;
 	return it->fn(it->priv, it->agno, &irec);
 }
 

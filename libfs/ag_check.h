@@ -34,12 +34,16 @@ struct ag_summary {
 	uint64_t		longest;
 	uint64_t		flcount;	/* AGFL entries, flfirst to fllast */
 	uint64_t		btreeblks;	/* bno+cnt+rmap beyond the roots */
-	uint64_t		icount;		/* inodes of the inobt chunks */
-	uint64_t		ifree;
+	uint64_t		icount;		/* the inobt records' counts */
+	uint64_t		ifree;		/* and their free counts */
 	uint64_t		fino_freecount;	/* the finobt records' counts */
 	unsigned		chunk_conflicts; /* inode chunk blocks claimed
 						    by something else too */
 	unsigned		chunk_overlaps;	/* inobt records overlapping */
+	/* the inobt root was read and is of another kind, or its verifier
+	   refuses its level: nothing of the tree was read */
+	bool			ino_root_refused;
+	bool			fino_root_refused;	/* the same of the finobt */
 	uint64_t		btree_blocks;	/* every AG btree block */
 	struct btree_stats	bno, cnt, rmap, refc, ino, fino;
 };
@@ -60,6 +64,10 @@ struct inobt_irec {
 	uint64_t	free;		/* 1 bit per free inode (holes too) */
 	unsigned	count;		/* as stored */
 	unsigned	freecount;	/* as stored */
+	/* the btree block the record was read from (ag_iter_chunks), or -1,
+	   and its index there */
+	xfs_daddr_t	daddr;
+	unsigned	index;
 };
 
 void inobt_rec_decode(const struct fs_geom *g, const struct xfs_inobt_rec *r,

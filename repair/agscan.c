@@ -172,7 +172,11 @@ static int inobt_rec(struct btree_walk *w, const void *rec, void *priv)
 	uint32_t run_start = 0, run_len = 0;
 
 	inobt_rec_decode(g, rec, &ir);
+	ir.daddr = w->obj.daddr;
 	if (!agino_valid(g, s->agno, ir.startino))
+		return 0;
+	/* the reference's uncertain inodes claim no blocks */
+	if (rp_ino_rec_refused(s->r, s->agno, &ir))
 		return 0;
 	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i++) {
 		uint32_t b;
@@ -295,11 +299,14 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 		buf_release(bp);
 		memcpy(ag->unlinked, agi.unlinked, sizeof(ag->unlinked));
 		agi_btree_root(&agi, agno, BT_INO, &root);
+		/* a root of another kind the reference does not take
+		   (nor one its verifier refuses for its level) */
 		walk(&s, &root, XFS_RMAP_OWN_INOBT, inobt_rec, &ag->ino_walked,
-		     true);
+		     !ag->sum.ino_root_refused);
 		if (g->has_finobt) {
 			agi_btree_root(&agi, agno, BT_FINO, &root);
-			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy, true);
+			walk(&s, &root, XFS_RMAP_OWN_INOBT, NULL, &dummy,
+			     !ag->sum.fino_root_refused);
 		}
 	}
 }

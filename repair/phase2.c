@@ -13,7 +13,10 @@
  * would be reset is skipped as the reference skips it: its trees claim
  * nothing in the space map.  An inobt or finobt the reference would not
  * trust (inobt_suspect()) sets r->bad_ino_btree: phases 6 and 7 are
- * skipped.
+ * skipped.  Records of an inobt leaf the reference's verifier refuses
+ * are its uncertain inodes, not chunks (note_refused_leaves(); phase 3
+ * says so), and an inode btree root it reads at a height other than its
+ * own is said its way (say_ino_root_at_agi_level()).
  *
  * What it builds for later phases: r->ags[] (what each AG's headers and
  * trees said, the on-disk rmapbt and refcountbt records) and r->smap
@@ -25,6 +28,7 @@
  */
 #include "config.h"
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "format/crc32c.h"
@@ -249,6 +253,9 @@ static bool inobt_leaf(struct repair *r, xfs_daddr_t daddr)
  * are not free in the inobt.  Counts that disagree, records out of order
  * and a finobt record the inobt lacks are not enough.
  */
+static int block_read_error(struct repair *r, const struct fs_findings *fl,
+			    size_t i);
+
 static bool inobt_suspect(struct repair *r, const struct fs_findings *fl,
 			  const struct ag_summary *s)
 {
@@ -275,7 +282,9 @@ static bool inobt_suspect(struct repair *r, const struct fs_findings *fl,
 		case PR_BTREE_BAD_UUID:
 		case PR_BTREE_BAD_BLKNO:
 		case PR_BTREE_BAD_OWNER:
-			if (inobt_leaf(r, f->obj.daddr))
+		case PR_BTREE_BAD_SIBLING:
+			if (block_read_error(r, fl, i) &&
+			    inobt_leaf(r, f->obj.daddr))
 				return true;
 			break;
 		default:
@@ -513,6 +522,7 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 	case PR_BTREE_BAD_UUID:
 	case PR_BTREE_BAD_BLKNO:
 	case PR_BTREE_BAD_OWNER:
+	case PR_BTREE_BAD_SIBLING:
 		if (!err)
 			return false;
 		/* said as the block's fault (the suspect line) */
@@ -526,28 +536,186 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 	return true;
 }
 
-/* "bad uuid U for agf A": the reference prints the UUID it found. */
-static void say_agf_uuid(struct repair *r, xfs_agnumber_t agno,
+/*
+ * An inode btree root read at the height an out-of-range AGI level gives
+ * (levels 0, or more than the tree can have): the reference reads the
+ * root as a block of level levels - 1 (a signed number: 0 gives -1) and
+ * says "expected level"; a root its verifier passes it then reads as a
+ * node, and its first pointer the AG does not hold ends the walk ("bad
+ * btree pointer").  Either way the inode btrees are not trusted.  (A
+ * pointer the AG holds would lead on; that is not followed.)
+ */
+static void say_ino_root_at_agi_level(struct repair *r, xfs_agnumber_t agno,
+				      struct rp_out *o, enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	const struct btree_ops *ops;
+	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
+	struct fs_buf *bp;
+	struct fs_agi agi;
+	const uint8_t *d;
+	int64_t want;
+	unsigned level, numrecs, maxr;
+	bool corrupt;
+
+	if (r->ags[agno].hdr_bad || ag_read_agi(r->fs, agno, NULL, &bp, &agi))
+		return;
+	buf_release(bp);
+	agi_btree_root(&agi, agno, type, &root);
+	ops = root.ops;
+	if ((root.levels >= 1 && root.levels <= btree_maxlevels(g, ops)) ||
+	    !ag_extent_ok(g, agno, root.root, 1) ||
+	    fs_read_agblocks(r->fs, agno, root.root, 1, ops->buf_ops, NULL,
+			     &bp))
+		return;
+	d = bp->data;
+	corrupt = buf_corrupt(bp);
+	want = (int64_t)(int32_t)root.levels - 1;
+	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock,
+					       bb_numrecs));
+	if (load_be32(d) != ops->magic || level == want) {
+		buf_release(bp);
+		return;
+	}
+	a.obj = OBJREF_INIT(ops->objtype);
+	a.obj.agno = agno;
+	a.obj.daddr = agb_to_daddr(g, agno, root.root);
+	a.s1 = type == BT_FINO ? "finobt" : "inobt";
+	a.field = "ag level";
+	a.expected = (uint64_t)want;
+	a.found = level;
+	rp_say(o, PR_BTREE_BAD_LEVEL, &a);
+	__atomic_store_n(&r->bad_ino_btree, true, __ATOMIC_RELAXED);
+	if (corrupt || want == 0) {
+		buf_release(bp);
+		return;
+	}
+	maxr = btree_maxrecs(g, ops, false);
+	if (numrecs > maxr)
+		numrecs = maxr;
+	for (unsigned i = 0; i < numrecs; i++) {
+		const uint8_t *pp = d + btree_hdr_len(ops) +
+				    (size_t)maxr * ops->key_len + (size_t)i * 4;
+		uint32_t ptr = load_be32(pp);
+
+		if (ptr != 0 && ag_extent_ok(g, agno, ptr, 1))
+			break;	/* (the reference reads on: not followed) */
+		a.field = NULL;
+		a.s1 = type == BT_FINO ? "fino" : "ino";
+		a.flags = FND_FOUND;
+		a.found = ptr;
+		rp_say(o, PR_RP_BT_BAD_PTR, &a);
+		break;
+	}
+	buf_release(bp);
+}
+
+/*
+ * Does the reference read the inode btree root at an out-of-range AGI
+ * height (say_ino_root_at_agi_level)?  It then counts that one block.
+ */
+static bool ino_root_off_level(struct repair *r, xfs_agnumber_t agno,
+			       enum btree_type type)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agi agi;
+	bool ret;
+
+	if (ag_read_agi(r->fs, agno, NULL, &bp, &agi))
+		return false;
+	buf_release(bp);
+	agi_btree_root(&agi, agno, type, &root);
+	if ((root.levels >= 1 && root.levels <= btree_maxlevels(g, root.ops)) ||
+	    !ag_extent_ok(g, agno, root.root, 1) ||
+	    fs_read_agblocks(r->fs, agno, root.root, 1, root.ops->buf_ops,
+			     NULL, &bp))
+		return false;
+	ret = load_be32(bp->data) == root.ops->magic;
+	buf_release(bp);
+	return ret;
+}
+
+/*
+ * An inode btree record's own counts against its masks, in the
+ * reference's words, which name the chunk by its first inode (read back
+ * from the record the finding points at) and, for a hole not marked
+ * free, the hole mask.
+ */
+static void say_irec_counts(struct repair *r, xfs_agnumber_t agno,
+			    struct rp_out *o, const struct fs_finding *f)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *ops;
+	struct rp_args a = rp_args_of(f);
+	struct fs_buf *bp;
+
+	bt_name(f->obj.type, &ops);
+	if (!ops || f->obj.daddr == (xfs_daddr_t)-1 ||
+	    fs_read_blocks(r->fs, daddr_to_fsb(g, f->obj.daddr), 1, NULL,
+			   NULL, &bp)) {
+		rp_finding(o, f);
+		return;
+	}
+	if (btree_hdr_len(ops) + ((size_t)f->obj.index + 1) * ops->rec_len <=
+	    bp->len) {
+		const struct xfs_inobt_rec *rec = (const void *)
+			(bp->data + btree_hdr_len(ops) +
+			 (size_t)f->obj.index * ops->rec_len);
+
+		a.v2 = get_be32(rec->ir_startino);
+		a.v3 = g->has_sparse ? get_be16(rec->ir_u.sp.ir_holemask) : 0;
+	}
+	buf_release(bp);
+	a.obj.agno = agno;
+	a.s1 = f->obj.type == OBJ_FINOBT ? "finobt" : "inobt";
+	if (f->code == PR_INOBT_BAD_FREECOUNT && f->obj.type == OBJ_FINOBT)
+		a.field = "finobt freecount";
+	rp_say(o, f->code, &a);
+}
+
+/* A UUID as the reference prints one (libuuid's lower-case form). */
+static void uuid_text(const xfs_uuid_t *u, char out[37])
+{
+	char *p = out;
+
+	for (unsigned i = 0; i < 16; i++) {
+		if (i == 4 || i == 6 || i == 8 || i == 10)
+			*p++ = '-';
+		p += sprintf(p, "%02x", u->b[i]);
+	}
+}
+
+/*
+ * An AGF or AGI whose UUID is not the filesystem's: the reference names
+ * the header's own UUID ("bad uuid U for agf N").
+ */
+static void say_hdr_uuid(struct repair *r, xfs_agnumber_t agno,
 			 struct rp_out *o, const struct fs_finding *f)
 {
 	struct rp_args a = rp_args_of(f);
 	struct fs_buf *bp;
-	struct fs_agf agf;
-	char s[40];
-	const uint8_t *u;
+	char text[37] = "";
 
-	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf)) {
-		rp_finding(o, f);
-		return;
+	if (f->code == PR_AGF_BAD_UUID) {
+		struct fs_agf agf;
+
+		if (!ag_read_agf(r->fs, agno, NULL, &bp, &agf)) {
+			uuid_text(&agf.uuid, text);
+			buf_release(bp);
+		}
+	} else {
+		struct fs_agi agi;
+
+		if (!ag_read_agi(r->fs, agno, NULL, &bp, &agi)) {
+			uuid_text(&agi.uuid, text);
+			buf_release(bp);
+		}
 	}
-	buf_release(bp);
-	u = agf.uuid.b;
-	snprintf(s, sizeof(s),
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-"
-		 "%02x%02x%02x%02x%02x%02x",
-		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
-		 u[10], u[11], u[12], u[13], u[14], u[15]);
-	a.s1 = s;
+	a.s1 = text;
 	rp_say(o, f->code, &a);
 }
 
@@ -557,12 +725,33 @@ static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 {
 	const struct fs_finding *f = &fl->v[i];
 
-	if (f->code == PR_AGF_BAD_UUID)
-		say_agf_uuid(r, agno, o, f);
-	else if (f->code == PR_INOBT_BAD_STARTINO)
-		say_bad_startino(r, agno, o, f);
-	else if (!say_bt_header(r, agno, o, fl, i))
+	if (f->code == PR_AGF_BAD_UUID || f->code == PR_AGI_BAD_UUID) {
+		say_hdr_uuid(r, agno, o, f);
+	} else if (f->code == PR_AGI_BAD_LEVEL) {
 		rp_finding(o, f);
+		say_ino_root_at_agi_level(r, agno, o,
+					  f->field &&
+					  !strcmp(f->field, "free_level") ?
+					  BT_FINO : BT_INO);
+	} else if ((f->code == PR_AGI_IBLOCKS_MISMATCH &&
+		    ino_root_off_level(r, agno, BT_INO)) ||
+		   (f->code == PR_AGI_FBLOCKS_MISMATCH &&
+		    ino_root_off_level(r, agno, BT_FINO))) {
+		struct rp_args a = rp_args_of(f);
+
+		a.expected = 1;
+		if (a.found != a.expected)
+			rp_say(o, f->code, &a);
+	} else if (f->code == PR_INOBT_BAD_COUNT ||
+		   f->code == PR_FINOBT_NO_FREE ||
+		   f->code == PR_INOBT_BAD_FREECOUNT ||
+		   f->code == PR_INOBT_HOLE_NOT_FREE) {
+		say_irec_counts(r, agno, o, f);
+	} else if (f->code == PR_INOBT_BAD_STARTINO) {
+		say_bad_startino(r, agno, o, f);
+	} else if (!say_bt_header(r, agno, o, fl, i)) {
+		rp_finding(o, f);
+	}
 }
 
 /* The AGI's free count against the finobt records' (the reference's). */
@@ -1146,6 +1335,138 @@ static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * finobt records whose holes cover blocks the inobt's chunks hold
+ * inodes in: the reference says each such block ("sparse inode chunk
+ * claims inode block, finobt block") and checks nothing else of the
+ * record.  It looks at the first inode of each block of the chunk.
+ */
+struct fino_claim {
+	xfs_daddr_t	daddr;		/* the record: its block and index */
+	unsigned	index;
+	xfs_agino_t	startino;
+	xfs_agblock_t	agbno;		/* the block it claims */
+	bool		said;
+};
+
+struct fino_claims {
+	const struct fs_geom	*g;
+	xfs_agblock_t		*ino_blocks;	/* the inobt's, unsorted */
+	size_t			nino_blocks;
+	struct fino_claim	*v;
+	size_t			n;
+	struct repair		*r;
+};
+
+static int inode_blocks(void *priv, xfs_agnumber_t agno,
+			const struct inobt_irec *irec)
+{
+	struct fino_claims *fc = priv;
+	const struct fs_geom *g = fc->g;
+
+	if (rp_ino_rec_refused(fc->r, agno, irec))
+		return 0;
+	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i += g->inopblock) {
+		xfs_agblock_t *nv;
+
+		if (irec->holes & (1ull << i))
+			continue;
+		nv = realloc(fc->ino_blocks,
+			     (fc->nino_blocks + 1) * sizeof(*nv));
+		if (!nv)
+			return -1;
+		fc->ino_blocks = nv;
+		fc->ino_blocks[fc->nino_blocks++] =
+			agino_to_agbno(g, irec->startino + i);
+	}
+	return 0;
+}
+
+static int fino_claim_rec(void *priv, xfs_agnumber_t agno,
+			  const struct inobt_irec *irec)
+{
+	struct fino_claims *fc = priv;
+	const struct fs_geom *g = fc->g;
+
+	(void)agno;
+	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i += g->inopblock) {
+		xfs_agblock_t b = agino_to_agbno(g, irec->startino + i);
+		struct fino_claim *nv;
+		bool held = false;
+
+		if (!(irec->holes & (1ull << i)))
+			continue;
+		for (size_t k = 0; k < fc->nino_blocks && !held; k++)
+			held = fc->ino_blocks[k] == b;
+		if (!held)
+			continue;
+		nv = realloc(fc->v, (fc->n + 1) * sizeof(*nv));
+		if (!nv)
+			return -1;
+		fc->v = nv;
+		fc->v[fc->n++] = (struct fino_claim){
+			.daddr = irec->daddr, .index = irec->index,
+			.startino = irec->startino, .agbno = b,
+		};
+	}
+	return 0;
+}
+
+static void find_fino_claims(struct repair *r, xfs_agnumber_t agno,
+			     struct fino_claims *fc)
+{
+	const struct fs_geom *g = &r->fs->geo;
+
+	memset(fc, 0, sizeof(*fc));
+	fc->g = g;
+	fc->r = r;
+	if (!g->has_finobt || !g->has_sparse || !g->inopblock ||
+	    g->inopblock > XFS_INODES_PER_CHUNK || r->ags[agno].hdr_bad ||
+	    !r->ags[agno].sum.agi_ok)
+		return;
+	ag_iter_chunks(r->fs, agno, inode_blocks, fc, NULL);
+	if (fc->nino_blocks)
+		ag_iter_fino_chunks(r->fs, agno, fino_claim_rec, fc, NULL);
+	free(fc->ino_blocks);
+	fc->ino_blocks = NULL;
+}
+
+/*
+ * Is finding f about a finobt record with claims?  Says them the first
+ * time; true if the finding itself is one the reference does not make
+ * of such a record.
+ */
+static bool fino_claims_say(struct fino_claims *fc, xfs_agnumber_t agno,
+			    struct rp_out *o, const struct fs_finding *f)
+{
+	bool hit = false;
+
+	if (f->obj.type != OBJ_FINOBT)
+		return false;
+	for (size_t k = 0; k < fc->n; k++) {
+		struct fino_claim *c = &fc->v[k];
+		struct rp_args a = RP_ARGS_INIT(OBJ_FINOBT);
+
+		if (f->code == PR_FINOBT_REC_MISMATCH ?
+		    f->found != c->startino :
+		    f->obj.daddr != c->daddr || f->obj.index != c->index)
+			continue;
+		hit = true;
+		if (c->said)
+			continue;
+		c->said = true;
+		a.obj.agno = agno;
+		a.agbno = c->agbno;
+		a.found = c->agbno;
+		a.expected = fc->g->inopblock;
+		rp_say(o, PR_RP_FINO_CLAIMS_INO_BLOCK, &a);
+	}
+	return hit && (f->code == PR_INOBT_HOLE_NOT_FREE ||
+		       f->code == PR_INOBT_BAD_FREECOUNT ||
+		       f->code == PR_INOBT_BAD_COUNT ||
+		       f->code == PR_INOBT_BAD_HOLEMASK);
+}
+
+/*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
  * of inode discovery (and said with their inode number); the rmapbt's
@@ -1157,7 +1478,8 @@ static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
  * btree only are said in phase 4, as runs of blocks.
  */
 static void sort_findings(struct repair *r, xfs_agnumber_t agno,
-			  struct rp_out *o, struct fs_findings *fl)
+			  struct rp_out *o, struct fs_findings *fl,
+			  struct fino_claims *fc)
 {
 	struct rp_ag *ag = &r->ags[agno];
 	const xfs_agblock_t *roots = ag->taken_root;
@@ -1232,7 +1554,10 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 				rp_log(o, "%s", fo.buf);
 			fo_said = true;
 		}
-		say_ag_finding(r, agno, o, fl, i);
+		if (fino_claims_say(fc, agno, o, &fl->v[i]))
+			rp_note_finding(&fl->v[i]);
+		else
+			say_ag_finding(r, agno, o, fl, i);
 	}
 	if (!fo_said && fo.len)
 		rp_log(o, "%s", fo.buf);
@@ -1251,12 +1576,125 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	check_free_counts(r, agno, o);
 }
 
+bool rp_ino_rec_refused(const struct repair *r, xfs_agnumber_t agno,
+			const struct inobt_irec *irec)
+{
+	const struct rp_ag *ag = &r->ags[agno];
+
+	for (size_t i = 0; i < ag->nino_refused; i++)
+		if (ag->ino_refused[i] == irec->daddr)
+			return true;
+	return false;
+}
+
+/*
+ * The inobt leaves whose records the reference takes as uncertain
+ * inodes rather than as chunks: those its read verifier refuses (the
+ * "suspect" blocks), and a leaf other than the root with fewer records
+ * than a leaf must hold (its "dubious" header).
+ */
+static void note_refused_leaves(struct repair *r, xfs_agnumber_t agno,
+				const struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+		struct inobt_irec probe = { .daddr = f->obj.daddr };
+		xfs_daddr_t *nv;
+
+		if (f->obj.type != OBJ_INOBT ||
+		    f->obj.daddr == (xfs_daddr_t)-1 ||
+		    rp_ino_rec_refused(r, agno, &probe))
+			continue;
+		if (!block_read_error(r, fl, i) &&
+		    !(f->code == PR_BTREE_BAD_NUMRECS &&
+		      f->found < f->expected))
+			continue;
+		nv = realloc(ag->ino_refused,
+			     (ag->nino_refused + 1) * sizeof(*nv));
+		if (!nv)
+			return;
+		ag->ino_refused = nv;
+		ag->ino_refused[ag->nino_refused++] = f->obj.daddr;
+	}
+}
+
+struct ino_split {
+	struct repair	*r;
+	xfs_agino_t	*trusted, *refused;
+	size_t		ntrusted, nrefused;
+	struct fs_findings *fl;
+};
+
+static int split_rec(void *priv, xfs_agnumber_t agno,
+		     const struct inobt_irec *irec)
+{
+	struct ino_split *sp = priv;
+	bool bad = rp_ino_rec_refused(sp->r, agno, irec);
+	xfs_agino_t **v = bad ? &sp->refused : &sp->trusted;
+	size_t *n = bad ? &sp->nrefused : &sp->ntrusted;
+	xfs_agino_t *nv = realloc(*v, (*n + 1) * sizeof(*nv));
+
+	if (!nv)
+		return -1;
+	*v = nv;
+	(*v)[(*n)++] = irec->startino;
+	return 0;
+}
+
+static bool agino_listed(const xfs_agino_t *v, size_t n, xfs_agino_t x)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i] == x)
+			return true;
+	return false;
+}
+
+/*
+ * A finobt record whose inobt twin sits in a refused leaf: the reference
+ * has no chunk for it when it reads the finobt, and takes the finobt's
+ * ("undiscovered finobt record").
+ */
+static int fino_vs_refused(void *priv, xfs_agnumber_t agno,
+			   const struct inobt_irec *irec)
+{
+	struct ino_split *sp = priv;
+	struct fs_objref of = OBJREF_INIT(OBJ_FINOBT);
+
+	if (!agino_listed(sp->refused, sp->nrefused, irec->startino) ||
+	    agino_listed(sp->trusted, sp->ntrusted, irec->startino))
+		return 0;
+	of.agno = agno;
+	fs_report_found(sp->fl, PR_FINOBT_EXTRA_REC, &of, "startino",
+			irec->startino);
+	return 0;
+}
+
+/* What the refused leaves mean for the AG's chunks (see rp_ag). */
+static void split_refused(struct repair *r, xfs_agnumber_t agno,
+			  struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct ino_split sp = { .r = r, .fl = fl };
+
+	if (!ag->nino_refused || ag->hdr_bad || !ag->sum.agi_ok)
+		return;
+	ag_iter_chunks(r->fs, agno, split_rec, &sp, NULL);
+	ag->ino_uncertain = sp.nrefused > 0;
+	if (sp.nrefused)
+		ag_iter_fino_chunks(r->fs, agno, fino_vs_refused, &sp, NULL);
+	free(sp.trusted);
+	free(sp.refused);
+}
+
 static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 {
 	struct p2 *p = arg;
 	struct rp_out *o = &p->seq.outs[agno];
 	struct rp_ag *ag = &r->ags[agno];
 	struct fs_findings fl;
+	struct fino_claims fc;
 	bool sb_bad, agf_bad = false, agi_bad = false, ino_suspect;
 
 	findings_init(&fl);
@@ -1267,6 +1705,7 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		agi_bad |= agi_header_code(fl.v[i].code);
 	}
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
+	note_refused_leaves(r, agno, &fl);
 	ag->taken_root[0] = ag->taken_root[1] = NULLAGBLOCK;
 	if (ag->sum.agf_ok) {
 		unsigned level;
@@ -1292,7 +1731,10 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);
-	sort_findings(r, agno, o, &fl);
+	split_refused(r, agno, &fl);
+	find_fino_claims(r, agno, &fc);
+	sort_findings(r, agno, o, &fl, &fc);
+	free(fc.v);
 	if (sb_bad)
 		say_ag(o, PR_RP_SB_RESET, agno);
 	if (agf_bad)
@@ -1374,6 +1816,7 @@ static void check_counters(struct repair *r)
 }
 
 struct root_find {
+	const struct repair	*r;
 	xfs_agino_t		agino;
 	bool			found;
 	struct inobt_irec	rec;
@@ -1384,7 +1827,8 @@ static int root_chunk(void *priv, xfs_agnumber_t agno,
 {
 	struct root_find *f = priv;
 
-	(void)agno;
+	if (rp_ino_rec_refused(f->r, agno, irec))
+		return 0;	/* the reference's uncertain inodes */
 	if (f->agino >= irec->startino &&
 	    f->agino < irec->startino + XFS_INODES_PER_CHUNK) {
 		f->found = true;
@@ -1399,7 +1843,7 @@ static void check_root_chunk(struct repair *r)
 {
 	const struct fs_geom *g = &r->fs->geo;
 	xfs_ino_t root = r->fs->sb.rootino;
-	struct root_find f = { .agino = ino_to_agino(g, root) };
+	struct root_find f = { .r = r, .agino = ino_to_agino(g, root) };
 	struct rp_args a = RP_ARGS_INIT(OBJ_INOBT);
 	static const enum fs_problem codes[3] = {
 		PR_RP_ROOT_INODE_FREE, PR_RP_RBM_INODE_FREE,
@@ -1448,6 +1892,14 @@ void phase2(struct repair *r)
 	} else {
 		rp_log(NULL, "Phase 2 - using internal log\n");
 	}
+	/*
+	 * The reference reads the primary again here, through the library's
+	 * superblock decoder, whose notice about the old project quota bits
+	 * (the v5 format keeps separate ones) it prints; it goes on all the
+	 * same.
+	 */
+	if (r->fs->sb.qflags & (XFS_OQUOTA_ENFD | XFS_OQUOTA_CHKD))
+		rp_log(NULL, "Version 5 of Super block has XFS_OQUOTA bits.\n");
 	rp_log(NULL, "        - zero log...\n");
 	prog_set(PROG_ZERO_LOG, r->fs->sb.logblocks);
 	rp_check_log(r);

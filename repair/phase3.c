@@ -3019,7 +3019,8 @@ static int chunk_fn(void *priv, xfs_agnumber_t agno,
 {
 	struct p3ag *c = priv;
 
-	(void)agno;
+	if (rp_ino_rec_refused(c->r, agno, irec))
+		return 0;	/* uncertain inodes: only discovery finds them */
 	if (take_extras(c, (uint64_t)irec->startino + XFS_INODES_PER_CHUNK))
 		return -1;
 	return take_chunk(c, irec, false);
@@ -3073,6 +3074,19 @@ void phase3(struct repair *r)
 	rp_log(NULL, "        - scan (but don't clear) agi unlinked lists...\n");
 	prog_set(PROG_SCAN_UNLINKED, r->fs->geo.agcount);
 	prog_end();
+	/*
+	 * The records of inobt leaves the reference's verifier refused are
+	 * its uncertain inodes: it says so for each AG that has some, then
+	 * looks for their chunks -- in vain, as each chunk starts where the
+	 * uncertain record it is checking does and so seems already taken.
+	 */
+	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
+		if (r->ags[agno].ino_uncertain) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_INOBT);
+
+			a.obj.agno = agno;
+			rp_say(NULL, PR_RP_INO_OUTSIDE, &a);
+		}
 	rp_log(NULL, "        - process known inodes and perform inode discovery...\n");
 	r->imap = im_create(&r->fs->geo);
 	if (!r->imap || rp_seq_init(&p.seq, r->fs->geo.agcount))

@@ -112,6 +112,15 @@ struct rp_ag {
 	/* for inode discovery (discover.c) */
 	xfs_agino_t		*fino_seeds;	/* finobt chunks the inobt lacks */
 	size_t			nfino_seeds;
+	/*
+	 * inobt leaves the reference's read verifier refuses (phase 2): it
+	 * takes their records as uncertain inodes, not as chunks, and
+	 * phase 3 says so ("found inodes not in the inode allocation
+	 * tree"); ino_uncertain: such a leaf held a usable record
+	 */
+	xfs_daddr_t		*ino_refused;
+	size_t			nino_refused;
+	bool			ino_uncertain;
 	struct fs_findings	deferred;	/* rmapbt inode chunks unexplained */
 	/* other AG metadata rmaps no structure explains: said in phase 5 */
 	struct fs_findings	stale_rmaps;
@@ -142,6 +151,10 @@ struct repair {
 						   rbm, rsum used, rest free) */
 	uint32_t		log_head_cycle, log_head_block;
 };
+
+/* phase2.c: was an inobt record read from a leaf phase 2 found refused? */
+bool rp_ino_rec_refused(const struct repair *r, xfs_agnumber_t agno,
+			const struct inobt_irec *irec);
 
 /* logcheck.c: the log is clean, or what to say and do when it is not. */
 void rp_check_log(struct repair *r);

@@ -363,6 +363,7 @@ static void free_state(struct repair *r)
 			findings_free(&r->ags[i].deferred);
 			findings_free(&r->ags[i].stale_rmaps);
 			free(r->ags[i].fino_seeds);
+			free(r->ags[i].ino_refused);
 			free(r->ags[i].found);
 		}
 		free(r->ags);

@@ -21,6 +21,16 @@
 #   - the free space, rmap and refcount btrees' records and the AGF (see
 #     the cases below: records not taken, out of order, claimed twice;
 #     trees the reference would rebuild rather than compare);
+#   - the inode btrees and the AGI: an inobt leaf the verifier refuses
+#     holds uncertain inodes, not chunks ("root inode chunk not found",
+#     "found inodes not in the inode allocation tree"), a root of another
+#     kind nothing ("agi_count N, counted 0"), a root read at an AGI
+#     height out of range ("expected level -1", "bad btree pointer");
+#     records' counts against their masks ("ir_freecount/free mismatch",
+#     "invalid inode count", "ir_holemask/ir_free mismatch", "finobt
+#     record with no free inodes", "sparse inode chunk claims inode
+#     block"); the AGI's UUID, version and sequence number as it prints
+#     them; the primary superblock's old quota bits;
 #   - bmap btree sibling pointers ("bad back (left) sibling pointer ...
 #     in inode N (data fork) bmap btree block B");
 #   - a signed attribute fork format ("illegal attribute format -126");
@@ -244,6 +254,35 @@ plain | bnobt levels plausible but wrong | agf 0; write -d bnolevel 2
 std | cntbt levels wrong, with an rmapbt: the root still the tree's | agf 0; write -d cntlevel 2
 plain | cntbt root of another kind: counted empty | agf 0; addr cntroot; write -d magic 0
 std | bnobt root of another kind, with an rmapbt: unknown block state | agf 1; addr bnoroot; write -d magic 0
+# the inode btrees and the AGI, as the reference reads them: a leaf its
+# verifier refuses ("btree block A/B is suspect") holds uncertain inodes,
+# not chunks ("root inode chunk not found", "found inodes not in the
+# inode allocation tree", "undiscovered finobt record"); a root of
+# another kind holds nothing ("agi_count N, counted 0"); a root read at
+# an AGI height out of range ("expected level -1", "bad btree pointer
+# (0) in inobt block"); a record's counts against its masks
+# ("ir_freecount/free mismatch", "invalid inode count", "ir_holemask/
+# ir_free mismatch"), the AGI's totals from the records' counts; a
+# finobt record whose holes cover the inobt's inode blocks ("sparse
+# inode chunk claims inode block"); the AGI header's own words ("bad
+# uuid U for agi N", "bad version # -1", "bad sequence # -1")
+plain | inobt leaf of another owner: uncertain inodes, the root chunk stood in | agi 0; addr root; fuzz -d owner ones
+plain | inobt leaf with no left sibling in the AG | agi 0; addr root; fuzz -d leftsib zeroes
+std | inobt leaf with a right sibling outside the AG: the finobt's record read | agi 0; addr root; fuzz -d rightsib sub
+std | inobt root of another kind: no records, the finobt's read | agi 0; addr root; fuzz -d magic lastbit
+plain | inobt levels past the tallest tree: the leaf read as a node | agi 1; write -d level 2018
+std | inobt levels 0: the root read at level -1 | agi 0; write -d level 0
+std | finobt levels past the tallest tree | agi 1; write -d free_level 2018
+plain | inobt record count other than its holes say | agi 0; addr root; fuzz -d recs[1].count middlebit
+plain | inobt record free count zero | agi 0; addr root; fuzz -d recs[1].freecount zeroes
+plain | inobt record holes over free and used inodes | agi 0; addr root; fuzz -d recs[1].holemask middlebit
+std | finobt record count zero | agi 0; addr free_root; fuzz -d recs[1].count zeroes
+std | finobt record with no free inode | agi 0; addr free_root; fuzz -d recs[1].free zeroes
+std | finobt record holes over the inobt's inode blocks | agi 0; addr free_root; fuzz -d recs[1].holemask add
+std | AGI UUID damaged | agi 0; fuzz -d uuid firstbit
+std | AGI version -1 | agi 0; write -d versionnum 0xffffffff
+std | AGI sequence number -1 | agi 0; write -d seqno 0xffffffff
+plain | primary superblock with the old project quota bits (and a free inode count off, for exit 1) | sb 0; fuzz -d qflags add; write -d ifree 3
 # a data fork damaged part way: the blocks claimed before it stay in use
 std | bmbt leaf: a record out of order, the blocks before it claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[1].startoff add
 std | bmbt leaf: its block number, nothing of the tree claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d bno firstbit
