@@ -319,9 +319,13 @@ static bool attr_block0(const struct p3ag *c, xfs_daddr_t daddr)
 }
 
 /* Would the kernel's attribute leaf verifier refuse the block for it? */
-static bool attr_leaf_verifier_code(enum fs_problem code)
+static bool attr_leaf_verifier_code(const struct fs_finding *f)
 {
-	switch (code) {
+	switch (f->code) {
+	case PR_ATTR_BAD_NAMELEN:	/* a leaf entry's name of length 0 */
+		return field_is(f, "nvlist.namelen");
+	case PR_ATTR_RMT_BAD_VALUEBLK:	/* a remote entry's first block 0 */
+		return field_is(f, "nvlist.valueblk") && f->found == 0;
 	case PR_DA_BAD_MAGIC:		/* neither a leaf nor a node */
 	case PR_ATTR_LEAF_BAD_MAGIC:
 	case PR_ATTR_LEAF_BAD_BLKNO:
@@ -444,7 +448,7 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	 * reads no further (the finding is kept as a note).
 	 */
 	if (attr && f->obj.type == OBJ_ATTR &&
-	    attr_leaf_verifier_code(f->code) &&
+	    attr_leaf_verifier_code(f) &&
 	    attr_block0(c, f->obj.daddr)) {
 		if (!c->attr0_said) {
 			struct rp_args b = RP_ARGS_INIT(OBJ_ATTR);
@@ -513,7 +517,8 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		if (field_is(f, "core.size") && (int64_t)f->found < 0)
 			a.field = "negative size";
 		if (field_is(f, "a.sfattr.hdr.totsize"))
-			a.field = "attr fork too large";
+			a.field = f->found > f->expected ?
+				  "attr fork too large" : "attr too small";
 		break;
 	case PR_DA_HOLE:
 		/* the attribute fork's root: the reference's words */
@@ -721,7 +726,7 @@ static xfs_dahash_t prev_leaf_hash(struct p3ag *c, const uint8_t *blk)
 static bool attr_words(struct p3ag *c, const struct fs_inode *ip)
 {
 	struct fs *fs = c->r->fs;
-	bool rmt_bad = false, root_said = false;
+	bool rmt_bad = false, root_said = false, block0_bad = false;
 	xfs_daddr_t seen[8];
 	size_t nseen = 0;
 
@@ -755,10 +760,25 @@ static bool attr_words(struct p3ag *c, const struct fs_inode *ip)
 		if (f->obj.type != OBJ_ATTR)
 			continue;
 		rmt_bad |= rmt_block_code(f->code);
-		/* refused by the verifier it is read with: said elsewhere */
-		if (attr_leaf_verifier_code(f->code) &&
+		if (attr_leaf_verifier_code(f) &&
 		    attr_block0(c, f->obj.daddr))
-			return false;
+			block0_bad = true;
+	}
+	if (block0_bad) {
+		/*
+		 * Refused by the verifier it is read with: "corrupt block 0"
+		 * (say_finding), and the reference reads no further.
+		 */
+		for (size_t i = 0; i < c->fl.n; i++) {
+			const struct fs_finding *f = &c->fl.v[i];
+
+			if (f->obj.type == OBJ_ATTR &&
+			    !(attr_leaf_verifier_code(f) &&
+			      attr_block0(c, f->obj.daddr)))
+				note_drop(c, i);
+		}
+		drop_noted(c);
+		return true;
 	}
 	/* the root's sibling pointers, said before its entries */
 	for (size_t i = 0; i < c->fl.n; i++) {
