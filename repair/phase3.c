@@ -2451,15 +2451,52 @@ static bool local_fork(struct p3ag *c, const struct xfs_dinode *d,
  * reference walks none of its records (and so finds block 0 unmapped),
  * rather than judging the count.  Its findings are kept as notes.
  */
-static bool attr_count_over(struct p3ag *c, const struct xfs_dinode *d)
+static bool attr_count_over(struct p3ag *c, const struct xfs_dinode *d,
+			    struct fs_finding *aover, bool *has_aover)
 {
 	bool over = false;
 
-	if (d->di_aformat != XFS_DINODE_FMT_EXTENTS || !d->di_forkoff ||
-	    c->r->fs->geo.has_nrext64 ||
-	    get_be16(d->u76.small.di_anextents) <=
-	    XFS_MAX_EXTCNT_ATTR_FORK_SMALL)
+	*has_aover = false;
+	if (d->di_aformat == XFS_DINODE_FMT_LOCAL && d->di_forkoff) {
+		/*
+		 * A short-form fork maps nothing: the reference holds its
+		 * count to 0 with the other counters ("bad anextents"),
+		 * the fork and the inode kept.
+		 */
+		for (size_t i = 0; i < c->fl.n; i++) {
+			struct fs_finding *f = &c->fl.v[i];
+
+			if (f->code == PR_INODE_BAD_NEXTENTS &&
+			    field_is(f, "core.naextents")) {
+				rp_note_finding(f);
+				f->code = PR_NONE;
+			}
+		}
 		return false;
+	}
+	if (d->di_aformat != XFS_DINODE_FMT_EXTENTS || !d->di_forkoff ||
+	    c->r->fs->geo.has_nrext64)
+		return false;
+	if (get_be16(d->u76.small.di_anextents) <=
+	    XFS_MAX_EXTCNT_ATTR_FORK_SMALL) {
+		/*
+		 * Within the maximum but more than the fork holds: as for
+		 * the data fork (defer_overrun), the reference walks the
+		 * records, and the walk decides.
+		 */
+		for (size_t i = 0; i < c->fl.n; i++) {
+			struct fs_finding *f = &c->fl.v[i];
+
+			if (f->code == PR_INODE_BAD_NEXTENTS &&
+			    field_is(f, "core.naextents") &&
+			    f->found > f->expected) {
+				*aover = *f;
+				*has_aover = true;
+				f->code = PR_NONE;
+			}
+		}
+		return false;
+	}
 	for (size_t i = 0; i < c->fl.n; i++) {
 		struct fs_finding *f = &c->fl.v[i];
 
@@ -2489,7 +2526,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep;
-	bool data_root_bad, local_too_large, aext_over;
+	bool data_root_bad, local_too_large, aext_over, has_aover;
+	struct fs_finding aover;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode))
@@ -2508,7 +2546,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	data_root_bad = root_findings(c);
 	defer_overrun(c, d);
 	unreadable = local_fork(c, d, &local_too_large);
-	aext_over = attr_count_over(c, d);
+	aext_over = attr_count_over(c, d, &aover, &has_aover);
 	{
 		size_t j = 0;
 
@@ -2617,8 +2655,17 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		if (cut)
 			say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
 		ael.n = nkeep;
+		if (has_aover && !ael.bad_seen && v != V_ATTR) {
+			/* the walk would go on past the fork */
+			say_finding(c, &aover, mode, false);
+			v = V_ATTR;
+		} else if (has_aover) {
+			rp_note_finding(&aover);	/* the walk said it */
+		}
 		if (v == V_ATTR)
 			attr_bad = attr_map_bad = true;
+	} else if (has_aover) {
+		rp_note_finding(&aover);
 	}
 	if (attr_bad && !attr_said) {
 		say_ino(c, PR_RP_ATTR_FORK_BAD, 0, 0);
@@ -2685,7 +2732,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (attr_bad ? ip.anextents != 0 :
 	    c->count_bad[1] || (ip.aformat == XFS_DINODE_FMT_BTREE &&
-				ael.n != ip.anextents)) {
+				ael.n != ip.anextents) ||
+	    (ip.aformat == XFS_DINODE_FMT_LOCAL && ip.anextents != 0)) {
 		say_ino(c, PR_RP_ANEXTENTS, ip.anextents,
 			attr_bad ? 0 : ael.n);
 		suspect = true;

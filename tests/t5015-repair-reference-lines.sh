@@ -211,7 +211,8 @@ EOF
 # block" and "claims used space"), the root's siblings ("would clear
 # forw/back pointers in block 0"), block 0 unmapped ("block 0 of inode N
 # attribute fork is missing", also for an extent count past the maximum,
-# of which the reference walks no record); a short-form fork ("name or
+# of which the reference walks no record; a count within it but past the
+# fork is walked to the first bad record); a short-form fork ("name or
 # value attribute lengths are too large", "zero length name entry", the
 # count and total size corrected, "would junk the attribute fork since
 # count is 0") and its size past the fork ("local inode N attr fork too
@@ -225,6 +226,8 @@ plain | attribute leaf: a value over the next name | inode {ino:/attr_leaf}; abl
 std | attribute leaf: the root with a sibling | inode {ino:/attr_leaf}; ablock 0; fuzz -d hdr.info.hdr.back middlebit
 plain | attribute fork: block 0 unmapped | inode {ino:/attr_leaf}; fuzz -d a.bmx[0].startoff add
 plain | attribute fork: an extent count past the maximum | inode {ino:/attr_leaf}; fuzz -d core.naextents firstbit
+plain | attribute fork: an extent count past the fork, walked to its zeros | inode {ino:/attr_leaf}; fuzz -d core.naextents middlebit
+std | short-form attributes: an extent count (reset, the fork kept) | inode {ino:/attr_sf}; fuzz -d core.naextents lastbit
 std | short-form attributes: a name past the total size | inode {ino:/attr_sf}; fuzz -d a.sfattr.list[0].namelen middlebit
 std | short-form attributes: a name of length zero | inode {ino:/attr_sf}; fuzz -d a.sfattr.list[0].namelen zeroes
 std | short-form attributes: a count of zero | inode {ino:/attr_sf}; fuzz -d a.sfattr.hdr.count zeroes
