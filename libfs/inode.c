@@ -14,6 +14,7 @@
 #include <string.h>
 #include "format/btree.h"
 #include "format/crc32c.h"
+#include "format/attr.h"
 #include "format/dir.h"
 #include "inode.h"
 
@@ -189,6 +190,14 @@ static unsigned verify_fork(struct fs *fs, const struct fs_inode *ip,
 		    load_be16(p) > size) {
 			fs_report_val(fl, PR_INODE_BAD_SIZE, o,
 				      "a.sfattr.hdr.totsize", size, load_be16(p));
+			errs++;
+		} else if (whichfork == XFS_ATTR_FORK && size >= 2 &&
+			   load_be16(p) < sizeof(struct xfs_attr_sf_hdr)) {
+			/* not even its header: the kernel refuses the fork */
+			fs_report_val(fl, PR_INODE_BAD_SIZE, o,
+				      "a.sfattr.hdr.totsize",
+				      sizeof(struct xfs_attr_sf_hdr),
+				      load_be16(p));
 			errs++;
 		}
 		break;

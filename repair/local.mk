@@ -25,6 +25,7 @@ repair_xfs_repair_SOURCES = \
 	repair/logcheck.c \
 	repair/phase3.h \
 	repair/phase3.c \
+	repair/attrwords.c \
 	repair/discover.c \
 	repair/dirdata.c \
 	repair/sfdir.c \

@@ -118,7 +118,8 @@ static enum verdict core_verdict(const struct fs_finding *f)
 	case PR_BMAP_BAD_ROOT:
 		return field_is(f, "a.") ? V_ATTR : V_INODE;
 	case PR_INODE_BAD_SIZE:
-		return field_is(f, "a.") ? V_NOTE : V_INODE;
+		/* a short-form attribute fork larger than the fork */
+		return field_is(f, "a.") ? V_ATTR : V_INODE;
 	case PR_INODE_FLAG_NO_FEATURE:
 	case PR_INODE_FLAG_WRONG_TYPE:
 	case PR_INODE_FLAG_ON_REALTIME:
@@ -320,9 +321,13 @@ static bool attr_block0(const struct p3ag *c, xfs_daddr_t daddr)
 }
 
 /* Would the kernel's attribute leaf verifier refuse the block for it? */
-static bool attr_leaf_verifier_code(enum fs_problem code)
+static bool attr_leaf_verifier_code(const struct fs_finding *f)
 {
-	switch (code) {
+	switch (f->code) {
+	case PR_ATTR_BAD_NAMELEN:	/* a leaf entry's name of length 0 */
+		return field_is(f, "nvlist.namelen");
+	case PR_ATTR_RMT_BAD_VALUEBLK:	/* a remote entry's first block 0 */
+		return field_is(f, "nvlist.valueblk") && f->found == 0;
 	case PR_DA_BAD_MAGIC:		/* neither a leaf nor a node */
 	case PR_ATTR_LEAF_BAD_MAGIC:
 	case PR_ATTR_LEAF_BAD_BLKNO:
@@ -448,7 +453,7 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	 * reads no further (the finding is kept as a note).
 	 */
 	if (attr && f->obj.type == OBJ_ATTR &&
-	    attr_leaf_verifier_code(f->code) &&
+	    attr_leaf_verifier_code(f) &&
 	    attr_block0(c, f->obj.daddr)) {
 		if (!c->attr0_said) {
 			struct rp_args b = RP_ARGS_INIT(OBJ_ATTR);
@@ -552,6 +557,14 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		/* the reference's own line for a size below zero */
 		if (field_is(f, "core.size") && (int64_t)f->found < 0)
 			a.field = "negative size";
+		if (field_is(f, "a.sfattr.hdr.totsize"))
+			a.field = f->found > f->expected ?
+				  "attr fork too large" : "attr too small";
+		break;
+	case PR_DA_HOLE:
+		/* the attribute fork's root: the reference's words */
+		if (attr && f->obj.type == OBJ_ATTR && f->found == 0)
+			a.field = "attr block 0 missing";
 		break;
 	case PR_INODE_BAD_UNLINKED:
 		/* no inode at all: the reference would clear the inode */
@@ -682,6 +695,208 @@ static enum verdict judge_content(const struct fs_finding *f, bool attr)
 	if (f->obj.type == OBJ_ATTR || attr)
 		return attr_content_fatal(f->code) ? V_ATTR : V_NOTE;
 	return V_NOTE;
+}
+
+/* A remote value block libfs found damaged (not its leaf's entry). */
+static bool rmt_block_code(enum fs_problem code)
+{
+	switch (code) {
+	case PR_ATTR_RMT_BAD_MAGIC:
+	case PR_ATTR_RMT_BAD_CRC:
+	case PR_ATTR_RMT_BAD_UUID:
+	case PR_ATTR_RMT_BAD_OWNER:
+	case PR_ATTR_RMT_BAD_BLKNO:
+	case PR_ATTR_RMT_BAD_OFFSET:
+	case PR_ATTR_RMT_BAD_BYTES:
+	case PR_ATTR_RMT_BAD_VALUEBLK:
+	case PR_ATTR_BLOCK_SHARED:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Keep finding i as a note only, and drop it from the list. */
+static void note_drop(struct p3ag *c, size_t i)
+{
+	rp_note_finding(&c->fl.v[i]);
+	c->fl.v[i].code = PR_NONE;
+}
+
+static void drop_noted(struct p3ag *c)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < c->fl.n; i++)
+		if (c->fl.v[i].code != PR_NONE)
+			c->fl.v[j++] = c->fl.v[i];
+	findings_truncate(&c->fl, j);
+}
+
+/*
+ * The highest hash of the leaf before the one at daddr (its back
+ * pointer), which the reference holds the next leaf's first hash to; 0
+ * for none or an unreadable one.
+ */
+static xfs_dahash_t prev_leaf_hash(struct p3ag *c, const uint8_t *blk)
+{
+	const struct xfs_attr3_leaf_hdr *h = (const void *)blk;
+	const struct fs_geom *g = &c->r->fs->geo;
+	uint32_t back = get_be32(h->info.back);
+	struct xfs_bmbt_irec r;
+	xfs_dahash_t hash = 0;
+	struct fs_buf *bp;
+	unsigned count;
+
+	if (!back || !extents_lookup(c->ael, back, &r))
+		return 0;
+	if (bcache_read(c->r->fs->bc, fsb_to_daddr(g, r.br_startblock +
+						   (back - r.br_startoff)),
+			g->blocksize, NULL, NULL, &bp))
+		return 0;
+	h = (const void *)bp->data;
+	count = get_be16(h->count);
+	if (get_be16(h->info.magic) == XFS_ATTR3_LEAF_MAGIC && count &&
+	    sizeof(*h) + count * sizeof(struct xfs_attr_leaf_entry) <=
+	    g->blocksize)
+		hash = get_be32(((const struct xfs_attr_leaf_entry *)
+				 (bp->data + sizeof(*h)))[count - 1].hashval);
+	buf_release(bp);
+	return hash;
+}
+
+/*
+ * The reference's words on what libfs found in an attribute fork's
+ * content (attrwords.c), before the findings are said: the root's
+ * sibling pointers, then the first leaf block the reference would stop
+ * at, or a short-form fork.  What it says replaces libfs's findings on
+ * what it read; returns true if it would clear the fork.
+ */
+static bool attr_words(struct p3ag *c, const struct fs_inode *ip)
+{
+	struct fs *fs = c->r->fs;
+	bool rmt_bad = false, root_said = false, block0_bad = false;
+	xfs_daddr_t seen[8];
+	size_t nseen = 0;
+
+	if (!c->fl.n)
+		return false;
+	if (ip->aformat == XFS_DINODE_FMT_LOCAL) {
+		if (!ip->afork || aw_sf(NULL, c->ino, c->agno, ip->afork,
+					ip->afork_size) == AW_UNSURE)
+			return false;
+		/* the flaws its reading covers, said its way */
+		for (size_t i = 0; i < c->fl.n; i++) {
+			switch (c->fl.v[i].code) {
+			case PR_ATTR_BAD_NAME:
+			case PR_ATTR_BAD_NAMELEN:
+			case PR_ATTR_INCOMPLETE:
+			case PR_ATTR_SF_BAD_TOTSIZE:
+			case PR_ATTR_SF_PAST_FORK:
+				note_drop(c, i);
+				break;
+			default:
+				break;
+			}
+		}
+		drop_noted(c);
+		return aw_sf(c->out, c->ino, c->agno, ip->afork,
+			     ip->afork_size) == AW_CLEAR;
+	}
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+
+		if (f->obj.type != OBJ_ATTR)
+			continue;
+		rmt_bad |= rmt_block_code(f->code);
+		if (attr_leaf_verifier_code(f) &&
+		    attr_block0(c, f->obj.daddr))
+			block0_bad = true;
+	}
+	if (block0_bad) {
+		/*
+		 * Refused by the verifier it is read with: "corrupt block 0"
+		 * (say_finding), and the reference reads no further.
+		 */
+		for (size_t i = 0; i < c->fl.n; i++) {
+			const struct fs_finding *f = &c->fl.v[i];
+
+			if (f->obj.type == OBJ_ATTR &&
+			    !(attr_leaf_verifier_code(f) &&
+			      attr_block0(c, f->obj.daddr)))
+				note_drop(c, i);
+		}
+		drop_noted(c);
+		return true;
+	}
+	/* the root's sibling pointers, said before its entries */
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+
+		if (f->obj.type != OBJ_ATTR || f->code != PR_DA_BAD_SIBLING ||
+		    !attr_block0(c, f->obj.daddr))
+			continue;
+		if (!root_said)
+			say_ino(c, PR_RP_ATTR_ROOT_SIBLINGS, 0, 0);
+		root_said = true;
+		note_drop(c, i);
+	}
+	drop_noted(c);
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+		xfs_daddr_t daddr = f->obj.daddr;
+		struct fs_buf *bp;
+		size_t k;
+		int v;
+
+		if (f->obj.type != OBJ_ATTR || daddr == (xfs_daddr_t)-1)
+			continue;
+		for (k = 0; k < nseen && seen[k] != daddr; k++)
+			;
+		if (k < nseen)
+			continue;
+		if (nseen == sizeof(seen) / sizeof(seen[0]))
+			break;
+		seen[nseen++] = daddr;
+		if (bcache_read(fs->bc, daddr, fs->geo.blocksize, NULL, NULL,
+				&bp))
+			continue;
+		if (get_be16(((const struct xfs_attr3_leaf_hdr *)
+			      bp->data)->info.magic) != XFS_ATTR3_LEAF_MAGIC) {
+			buf_release(bp);
+			continue;
+		}
+		{
+			xfs_dablk_t dablk = attr_dablk(c, daddr);
+			xfs_dahash_t last = dablk ?
+					    prev_leaf_hash(c, bp->data) : 0;
+
+			v = aw_leaf(NULL, &fs->geo, c->ino, c->agno, dablk,
+				    bp->data, last, c->ael, rmt_bad);
+			if (v == AW_CLEAR)
+				aw_leaf(c->out, &fs->geo, c->ino, c->agno,
+					dablk, bp->data, last, c->ael,
+					rmt_bad);
+		}
+		buf_release(bp);
+		if (v != AW_CLEAR)
+			continue;
+		/* the reference reads no further: the rest is unsaid */
+		for (k = i; k < c->fl.n; k++) {
+			const struct fs_finding *g = &c->fl.v[k];
+			size_t s;
+
+			for (s = 0; s + 1 < nseen && seen[s] != g->obj.daddr;
+			     s++)
+				;
+			if (g->obj.type == OBJ_ATTR &&
+			    (s + 1 == nseen || g->obj.daddr == (xfs_daddr_t)-1))
+				note_drop(c, k);
+		}
+		drop_noted(c);
+		return true;
+	}
+	return false;
 }
 
 /*
@@ -2555,6 +2770,26 @@ static void odd_version_times(struct p3ag *c, const struct xfs_dinode *d)
 	}
 }
 
+/*
+ * A short-form attribute fork maps nothing: the reference holds its
+ * extent count to 0 with the other counters ("bad anextents"), the fork
+ * and the inode kept; libfs's finding on the count is only a note.
+ */
+static void attr_sf_count(struct p3ag *c, const struct xfs_dinode *d)
+{
+	if (d->di_aformat != XFS_DINODE_FMT_LOCAL || !d->di_forkoff)
+		return;
+	for (size_t i = 0; i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code == PR_INODE_BAD_NEXTENTS &&
+		    field_is(f, "core.naextents")) {
+			rp_note_finding(f);
+			f->code = PR_NONE;
+		}
+	}
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -2605,6 +2840,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	data_root_bad = root_findings(c);
 	defer_overrun(c, d);
 	unreadable = local_fork(c, d, &local_too_large);
+	attr_sf_count(c, d);
 	{
 		size_t j = 0;
 
@@ -2614,8 +2850,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		findings_truncate(&c->fl, j);
 	}
 	for (size_t i = 0; i < c->fl.n; i++) {
-		if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
-			attr_said = true;
+		if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT ||
+		    (c->fl.v[i].code == PR_INODE_BAD_SIZE &&
+		     field_is(&c->fl.v[i], "a.sfattr.hdr.totsize")))
+			attr_said = true;	/* its words say it */
 		magic_bad |= c->fl.v[i].code == PR_INODE_BAD_MAGIC;
 		unreadable |= kernel_refuses(&c->fl.v[i]);
 		if (c->fl.v[i].code == PR_INODE_BAD_VERSION)
@@ -2796,11 +3034,14 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		/* the reference's one exception: noted, not a problem */
 		say_ino(c, PR_RP_ATTR_EMPTY_LEAF, 0, 0);
 	} else if (inode_has_attr_fork(&ip) && !attr_bad) {
+		bool words_clear;
+
 		attr_iterate(fs, &ip, &ael, NULL, NULL, &c->fl);
 		c->ael = &ael;
+		words_clear = attr_words(c, &ip);
 		v = flush(c, mode, judge_content, true);
 		c->ael = NULL;
-		if (v == V_ATTR) {
+		if (v == V_ATTR || words_clear) {
 			attr_bad = true;
 			say_ino(c, PR_RP_ATTR_CONTENT_BAD, 0, 0);
 		}
@@ -2823,7 +3064,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (attr_bad ? k.disk[1] != 0 :
 	    c->count_bad[1] || (ip.aformat == XFS_DINODE_FMT_BTREE &&
-				ael.n != ip.anextents)) {
+				ael.n != ip.anextents) ||
+	    (ip.aformat == XFS_DINODE_FMT_LOCAL && k.disk[1] != 0)) {
 		say_ino(c, PR_RP_ANEXTENTS, k.disk[1],
 			attr_bad ? 0 : ael.n);
 		suspect = true;

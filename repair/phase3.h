@@ -92,6 +92,19 @@ xfs_ino_t rp_sf_walk(struct p3ag *c, const struct fs_inode *ip);
 bool rp_sf_refused(const struct fs *fs, const struct fs_inode *ip,
 		   xfs_ino_t *badino);
 
+/*
+ * attrwords.c: the reference's words on one attribute leaf block (at
+ * fork block dablk, entries' hashes from last up) and on a short-form
+ * fork, printed to o (NULL: only the verdict).  rmt_bad: libfs found a
+ * remote value block damaged.
+ */
+enum { AW_UNSURE = -1, AW_KEEP = 0, AW_CLEAR = 1 };
+int aw_leaf(struct rp_out *o, const struct fs_geom *g, xfs_ino_t ino,
+	    xfs_agnumber_t agno, xfs_dablk_t dablk, const uint8_t *blk,
+	    xfs_dahash_t last, const struct fs_extents *ael, bool rmt_bad);
+int aw_sf(struct rp_out *o, xfs_ino_t ino, xfs_agnumber_t agno,
+	  const uint8_t *fork, uint32_t forksize);
+
 /* discover.c: chunks outside the inobt that entries point into. */
 void rp_discover(struct repair *r);
 /*

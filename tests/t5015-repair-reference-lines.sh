@@ -62,7 +62,9 @@
 #     with NUL or '/' ("entry contains illegal character", "would have
 #     junked entry"), whose inode the directory still reaches;
 #   - the attribute fork's first block refused by the verifier it is read
-#     with ("corrupt block 0 of inode N attribute fork");
+#     with ("corrupt block 0 of inode N attribute fork"); a leaf block's
+#     entries up to the first flaw, the root's siblings, block 0 unmapped,
+#     short-form forks (see the attribute cases below);
 #   - a superblock copy with a bad magic number (the verifier's "Not an
 #     XFS filesystem?" line);
 #   - extent records out of order or overlapping within one list (a bmbt
@@ -238,6 +240,36 @@ std | leaf directory's data block owner: unread in phase 6, no data entry | inod
 plain | node directory's data block owner | inode {ino:/dir_node}; dblock 0; fuzz -d dhdr.hdr.owner ones
 std | block directory's file type out of range (read as unknown) | inode {ino:/dir_block}; dblock 0; fuzz -d bu[2].filetype ones
 plain | leaf directory's leaf address past its bests: the verifier's | inode {ino:/dir_leaf}; dblock 8388608; fuzz -d lents[2].address firstbit
+EOF
+# ---- attribute forks in the reference's words: a leaf block's entries
+# read in order up to the first flaw ("bad hashvalue for attribute entry",
+# "attribute entry #N ... is INCOMPLETE", "inconsistent remote attribute
+# entry", "has bad name (namelen = N)", "multiply claimed byte N in da
+# block" and "claims used space"), the root's siblings ("would clear
+# forw/back pointers in block 0"), block 0 unmapped ("block 0 of inode N
+# attribute fork is missing", also for an extent count past the maximum,
+# of which the reference walks no record; a count within it but past the
+# fork is walked to the first bad record); a short-form fork ("name or
+# value attribute lengths are too large", "zero length name entry", the
+# count and total size corrected, "would junk the attribute fork since
+# count is 0") and its size past the fork ("local inode N attr fork too
+# large", the fork cleared, the inode kept)
+cat >> "$T/cases" <<'EOF'
+plain | attribute leaf: an entry's hash | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[0].hashval zeroes
+std | attribute leaf: an INCOMPLETE entry | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[29].incomplete ones
+std | attribute leaf: a local entry read as remote | inode {ino:/attr_remote}; ablock 0; fuzz -d entries[0].local lastbit
+plain | attribute leaf: a name of NUL bytes | inode {ino:/attr_leaf}; ablock 0; fuzz -d nvlist[0].namelen firstbit
+plain | attribute leaf: a value over the next name | inode {ino:/attr_leaf}; ablock 0; fuzz -d nvlist[2].valuelen lastbit
+std | attribute leaf: the root with a sibling | inode {ino:/attr_leaf}; ablock 0; fuzz -d hdr.info.hdr.back middlebit
+plain | attribute fork: block 0 unmapped | inode {ino:/attr_leaf}; fuzz -d a.bmx[0].startoff add
+plain | attribute fork: an extent count past the maximum | inode {ino:/attr_leaf}; fuzz -d core.naextents firstbit
+plain | attribute fork: an extent count past the fork, walked to its zeros | inode {ino:/attr_leaf}; fuzz -d core.naextents middlebit
+std | short-form attributes: an extent count (reset, the fork kept) | inode {ino:/attr_sf}; fuzz -d core.naextents lastbit
+std | short-form attributes: a name past the total size | inode {ino:/attr_sf}; fuzz -d a.sfattr.list[0].namelen middlebit
+std | short-form attributes: a name of length zero | inode {ino:/attr_sf}; fuzz -d a.sfattr.list[0].namelen zeroes
+std | short-form attributes: a count of zero | inode {ino:/attr_sf}; fuzz -d a.sfattr.hdr.count zeroes
+plain | short-form attributes: one byte less in a name | inode {ino:/attr_sf}; fuzz -d a.sfattr.list[0].namelen lastbit
+std | short-form attributes: a total size past the fork | inode {ino:/attr_sf}; fuzz -d a.sfattr.hdr.totsize middlebit
 EOF
 # ---- free space btrees the reference counts as empty or reads at the
 # AGF's height: their roots out of the AG, at a wrong or impossible height,
