@@ -267,8 +267,17 @@ static int dent_cb(void *priv, const struct dir_blk *b,
 		   const struct dir_dent *e)
 {
 	struct dir_ctx *c = priv;
+	struct dir_dent ent = *e;
 	int err;
 
+	/* data_body knows the geometry, not which inodes are the fs's own */
+	if (ent.usable && sb_internal_ino(&c->fs->sb, ent.ino)) {
+		struct fs_objref o = dir_blk_obj(b, ent.offset);
+
+		fs_report_found(c->fl, PR_DIR_BAD_INO, &o, "inumber", ent.ino);
+		ent.usable = false;
+	}
+	e = &ent;
 	if (c->full) {
 		err = rec_add(c, b, e);
 		if (err)

@@ -81,6 +81,15 @@ struct im_dir {
 					   (it named the directory itself) */
 	uint8_t		hashck;		/* IM_HASH_*: the reference's phase 6
 					   match of its leaf with its data */
+	/*
+	 * A block-form directory its phase 3 gave up on and phase 4 kept
+	 * (im_chunk.revived): the ".." entry that look reads in its block,
+	 * whatever it names (NULLFSINO: none), its file type and offset.
+	 * Its parent stays unknown (dotdot 0); the entry is only looked at.
+	 */
+	xfs_ino_t	late_dotdot;
+	uint8_t		late_dotdot_ftype;
+	uint32_t	late_dotdot_off;
 };
 
 /*

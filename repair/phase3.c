@@ -1829,6 +1829,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 
 	c->dhdr.dir = ip->ino;
 	c->dhdr.hashck = IM_HASH_OK;
+	c->dhdr.late_dotdot = NULLFSINO;
 	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
 	c->leaf_unread = false;
@@ -1994,6 +1995,14 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
 		dir_forget_dots(c, 0);
 		ch->revived |= 1ull << bit;
+		/* the ".." that look reads, for its words and phase 6's */
+		for (unsigned i = 0; i < bl.n; i++) {
+			if (bl.v[i].db || !bl.v[i].read)
+				continue;
+			c->dhdr.late_dotdot = bl.v[i].w.dotdot;
+			c->dhdr.late_dotdot_ftype = bl.v[i].w.dotdot_ftype;
+			c->dhdr.late_dotdot_off = bl.v[i].w.dotdot_off;
+		}
 	}
 	if (dotdot_self(c, ip)) {
 		say_ino(c, PR_RP_DOTDOT_SELF, 0, 0);

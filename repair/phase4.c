@@ -182,9 +182,53 @@ struct refs {
 	struct p4ag		*c;
 	const struct im_dir	*d;
 	bool			shortform;
+	bool			late_pending;	/* late ".." not said yet */
 	size_t			pos;	/* entries seen: not ".." or the
 					   "." that names the directory */
 };
+
+/*
+ * The ".." of a directory phase 3 gave up on and this look keeps
+ * (im_dir.late_dotdot), said in its place among the entries: whatever it
+ * names is looked at as any entry's inode is (a number no directory may
+ * hold -- out of range, or one of the filesystem's own inodes -- is
+ * "invalid"), and then as a parent: one that is no inode number at all
+ * would be corrected.  The entry itself is kept (it is "..").
+ */
+static void late_dotdot_words(struct refs *x)
+{
+	const struct repair *r = x->c->r;
+	const struct im_dir *d = x->d;
+	xfs_ino_t dd = d->late_dotdot;
+	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+	enum fs_problem code = PR_NONE;
+
+	x->late_pending = false;
+	if (!ino_valid(&r->fs->geo, dd) || sb_internal_ino(&r->fs->sb, dd)) {
+		code = PR_RP_DIR_REFS_BAD_INO;
+	} else {
+		enum ref_kind k = ref_kind(r, d->dir, dd);
+
+		if (k != REF_OK)
+			code = k == REF_FREE ? PR_RP_DIR_REFS_FREE_INO :
+			       PR_RP_DIR_REFS_NO_INO;
+	}
+	a.obj.ino = dd;
+	a.found = d->dir;
+	a.s1 = "..";
+	a.v2 = 0;
+	a.v3 = d->late_dotdot_off;
+	a.field = "dotdot";
+	if (code != PR_NONE)
+		rp_say(x->c->out, code, &a);
+	if (dd == d->dir || d->dir == r->fs->sb.rootino ||
+	    ino_valid(&r->fs->geo, dd))
+		return;
+	a = RP_ARGS_INIT(OBJ_INODE);
+	a.obj.ino = d->dir;
+	a.found = dd;
+	rp_say(x->c->out, PR_RP_DOTDOT_BAD_INO, &a);
+}
 
 static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 		   xfs_ino_t ino, unsigned ftype, xfs_dablk_t dablk,
@@ -198,6 +242,8 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 	char nm[256];
 
 	(void)ftype;
+	if (x->late_pending && (dablk || offset > x->d->late_dotdot_off))
+		late_dotdot_words(x);
 	if (namelen == 2 && name[0] == '.' && name[1] == '.') {
 		/* a block's ".." is checked as any entry, a header's is not */
 		if (!dotdot_in_block(x->d) || ino != x->d->dotdot)
@@ -250,7 +296,10 @@ static void dir_refs(struct p4ag *c, const struct im_dir *d)
 	if (!bad || inode_read(r->fs, d->dir, &ip, NULL))
 		return;
 	x.shortform = ip.format == XFS_DINODE_FMT_LOCAL;
+	x.late_pending = revived(r, d->dir) && d->late_dotdot != NULLFSINO;
 	dir_iterate_pos(r->fs, &ip, NULL, refs_cb, &x, NULL);
+	if (x.late_pending)
+		late_dotdot_words(&x);
 	inode_release(&ip);
 }
 

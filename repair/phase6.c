@@ -12,7 +12,9 @@
  * held to the directory and its parent, a ".." naming an inode not in
  * use is junked, a "." naming another inode is an entry like any other
  * (the reference knows "." by the inode it names) and the directory
- * would get a new ".".  A directory of blocks that loses an entry
+ * would get a new ".".  (Of one phase 3 gave up on and phase 4 kept,
+ * its parent unknown, the ".." its block has is such an entry too.)
+ * A directory of blocks that loses an entry
  * would be rebuilt, and one whose block or leaf index names an entry
  * junked for its inode has a bad hash table.  The data blocks phase 3
  * found damaged are read again as the reference reads them (struct
@@ -153,19 +155,26 @@ static void check_dot_ftype(struct p6 *p, size_t pos, xfs_ino_t target,
  */
 static void check_dotdot(struct p6 *p, const struct im_dir *d, size_t pos)
 {
+	xfs_ino_t dd = d->dotdot;
+	uint8_t ft = d->dotdot_ftype;
 	struct im_chunk *ch;
 	unsigned bit;
 
-	if (!dotdot_in_block(d))
+	/* one phase 3 gave up on and phase 4 kept: the ".." its block has */
+	if (dd == 0 && d->late_dotdot != NULLFSINO) {
+		dd = d->late_dotdot;
+		ft = d->late_dotdot_ftype;
+	} else if (!dotdot_in_block(d)) {
 		return;
-	ch = im_find(p->r->imap, d->dotdot, &bit);
+	}
+	ch = im_find(p->r->imap, dd, &bit);
 	if (!in_use(ch, bit)) {
-		add_prob(p, pos, d->dotdot, ch ? PR_RP_DIR_ENTRY_BAD_INO :
+		add_prob(p, pos, dd, ch ? PR_RP_DIR_ENTRY_BAD_INO :
 			 PR_RP_DIR_ENTRY_NO_INO, 0);
 		p->probs[p->nprobs - 1].dotdot = true;
 		return;
 	}
-	check_dot_ftype(p, pos, d->dotdot, d->dotdot_ftype);
+	check_dot_ftype(p, pos, dd, ft);
 }
 
 /* An inode the reference's libxfs cannot read (phase3.c says which). */

@@ -159,6 +159,10 @@ struct rp_dblk_words {
 	bool		junk;
 	bool		badbest;	/* only meaningful when !junk */
 	uint32_t	magic;		/* as the block has it */
+	/* the first ".." entry met, whatever it names (NULLFSINO: none) */
+	xfs_ino_t	dotdot;
+	uint8_t		dotdot_ftype;	/* 0 without the ftype feature */
+	uint32_t	dotdot_off;	/* its offset in the block */
 };
 void rp_dblk_scan(const struct fs_geom *g, const uint8_t *data,
 		  bool block_form, struct rp_dblk_words *w);
