@@ -1840,8 +1840,21 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	 * The reference knows a directory of blocks by where its mapping
 	 * ends: at the end of the first directory block (block form) or
 	 * past the first leaf block (leaf or node form).  Anything else is
-	 * no directory it can read.
+	 * no directory it can read -- but for a mapping of no extents at
+	 * all, whose end it takes to be past everything: a node directory
+	 * without a single data block, so without "." and "..".
 	 */
+	if (ip->format != XFS_DINODE_FMT_LOCAL && !del->n) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		a.obj.ino = ip->ino;
+		rp_say(c->out, PR_RP_NO_DOT, &a);
+		if (ip->ino == fs->sb.rootino)
+			a.field = "root";
+		rp_say(c->out, PR_RP_NO_DOTDOT, &a);
+		say_ino(c, PR_RP_DIR_CONTENT_BAD, 0, 0);
+		return DV_CLEAR;
+	}
 	if (ip->format != XFS_DINODE_FMT_LOCAL && last != g->dirblkfsbs &&
 	    last < (uint64_t)dir_leaf_dablk(g) + g->dirblkfsbs) {
 		say_ino(c, PR_RP_DIR_FORM_BAD, 0, 0);
@@ -2326,8 +2339,19 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (suspect)
 		ch->suspect |= 1ull << bit;
 	if (attr_map_bad) {
-		/* an unusable attribute map: the reference's "would have
-		   cleared", the inode kept (and unreadable) all the same */
+		/*
+		 * An unusable attribute map: the reference's "would have
+		 * cleared", the inode kept (and unreadable) all the same --
+		 * but it reads the content first, and content it gives up
+		 * on costs the inode as it would have otherwise.
+		 */
+		if (!check_content(c, ch, bit, &ip, &del)) {
+			ch->used &= ~(1ull << bit);
+			mark_cleared(c, ch, bit);
+			goto out;
+		}
+		ch->rebuild &= ~(1ull << bit);
+		ch->revived &= ~(1ull << bit);
 		keep_cleared(c, ch, bit, ip.mode, ip.nlink);
 		goto out;
 	}
