@@ -2114,9 +2114,36 @@ static bool root_findings(struct p3ag *c)
 static void defer_overrun(struct p3ag *c, const struct xfs_dinode *d)
 {
 	struct fs_finding *over = NULL;
+	uint64_t max = c->r->fs->geo.has_nrext64 ?
+		       XFS_MAX_EXTCNT_DATA_FORK_LARGE :
+		       XFS_MAX_EXTCNT_DATA_FORK_SMALL;
+	bool neg = false;
 
 	c->has_overrun = false;
+	c->neg_nextents = 0;
 	if (d->di_format != XFS_DINODE_FMT_EXTENTS)
+		return;
+	/* a count past the format's largest is no count: see neg_nextents */
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code == PR_INODE_BAD_NEXTENTS &&
+		    field_is(f, "core.nextents") && f->expected == max &&
+		    f->found > max) {
+			neg = true;
+			c->neg_nextents = f->found;
+		}
+	}
+	for (size_t i = 0; neg && i < c->fl.n; i++) {
+		struct fs_finding *f = &c->fl.v[i];
+
+		if (f->code == PR_INODE_BAD_NEXTENTS &&
+		    field_is(f, "core.nextents")) {
+			rp_note_finding(f);
+			f->code = PR_NONE;
+		}
+	}
+	if (neg)
 		return;
 	for (size_t i = 0; i < c->fl.n; i++) {
 		struct fs_finding *f = &c->fl.v[i];
@@ -2199,6 +2226,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	attr_bad = v == V_ATTR;
 	attr_map_bad = attr_bad;
+	if (c->neg_nextents) {
+		ip.nextents = 0;	/* the walk reads no record */
+		c->count_bad[0] = true;
+	}
 	if (inobt_free)
 		say_ino(c, PR_RP_INOBT_FREE_INODE_USED, mode, 0);
 	/* a linked inode is on no unlinked list */
@@ -2324,7 +2355,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (c->count_bad[0] || (ip.format == XFS_DINODE_FMT_BTREE &&
 				del.n != ip.nextents)) {
-		say_ino(c, PR_RP_NEXTENTS, ip.nextents, del.n);
+		say_ino(c, PR_RP_NEXTENTS, c->neg_nextents ? c->neg_nextents :
+			ip.nextents, del.n);
 		suspect = true;
 	}
 	if (attr_bad ? ip.anextents != 0 :

@@ -51,6 +51,12 @@ struct p3ag {
 	 */
 	struct fs_finding	overrun;
 	bool			has_overrun;
+	/*
+	 * An extent count past the largest the format allows: the
+	 * reference reads it as a negative number and walks no record at
+	 * all (then resets the count to 0).  The count as found, or 0.
+	 */
+	uint64_t		neg_nextents;
 	size_t			walk_fl0;
 	const struct fs_extents	*walk_el;
 	bool			walk_stopped;
