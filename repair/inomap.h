@@ -82,10 +82,12 @@ struct im_dir {
 	uint8_t		hashck;		/* IM_HASH_*: the reference's phase 6
 					   match of its leaf with its data */
 	/*
-	 * A block-form directory its phase 3 gave up on and phase 4 kept
-	 * (im_chunk.revived): the ".." entry that look reads in its block,
-	 * whatever it names (NULLFSINO: none), its file type and offset.
-	 * Its parent stays unknown (dotdot 0); the entry is only looked at.
+	 * A first data block phase 3 could not use (the verifier refused
+	 * it) and phases 4 and 6 read again whole: the ".." entry they
+	 * find in it, whatever it names (NULLFSINO: none), its file type
+	 * and offset.  The parent stays what phase 3 found (none, or
+	 * unknown for a directory phase 4 keeps after all); the entry is
+	 * only looked at.
 	 */
 	xfs_ino_t	late_dotdot;
 	uint8_t		late_dotdot_ftype;

@@ -1977,8 +1977,21 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			dir_forget_dots(c, NULLFSINO);
 		}
 	}
-	for (unsigned i = 0; i < bl.n; i++)
-		dir_dblk_later(c, ip, &bl.v[i], block_form);
+	for (unsigned i = 0; i < bl.n; i++) {
+		const struct dir_dblk_state *st = &bl.v[i];
+
+		dir_dblk_later(c, ip, st, block_form);
+		/*
+		 * A first block the verifier refused, read again whole in
+		 * phase 4 and 6: the ".." they find in it, for their words.
+		 */
+		if (!st->db && st->unusable && st->read && !st->crc_bad &&
+		    st->verifier && !st->w.junk) {
+			c->dhdr.late_dotdot = st->w.dotdot;
+			c->dhdr.late_dotdot_ftype = st->w.dotdot_ftype;
+			c->dhdr.late_dotdot_off = st->w.dotdot_off;
+		}
+	}
 	for (size_t i = 0; i < del->n && all_bad; i++) {
 		const struct xfs_bmbt_irec *e = &del->v[i];
 
@@ -2008,14 +2021,6 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		say_ino(c, PR_RP_INODE_CLEARED, 0, 0);
 		dir_forget_dots(c, 0);
 		ch->revived |= 1ull << bit;
-		/* the ".." that look reads, for its words and phase 6's */
-		for (unsigned i = 0; i < bl.n; i++) {
-			if (bl.v[i].db || !bl.v[i].read)
-				continue;
-			c->dhdr.late_dotdot = bl.v[i].w.dotdot;
-			c->dhdr.late_dotdot_ftype = bl.v[i].w.dotdot_ftype;
-			c->dhdr.late_dotdot_off = bl.v[i].w.dotdot_off;
-		}
 	}
 	if (dotdot_self(c, ip)) {
 		say_ino(c, PR_RP_DOTDOT_SELF, 0, 0);

@@ -188,7 +188,7 @@ struct refs {
 };
 
 /*
- * The ".." of a directory phase 3 gave up on and this look keeps
+ * The ".." of a first block phase 3 could not use, read again here
  * (im_dir.late_dotdot), said in its place among the entries: whatever it
  * names is looked at as any entry's inode is (a number no directory may
  * hold -- out of range, or one of the filesystem's own inodes -- is
@@ -287,7 +287,7 @@ static void dir_refs(struct p4ag *c, const struct im_dir *d)
 	struct fs_inode ip;
 	bool bad;
 
-	bad = revived(r, d->dir) ||
+	bad = revived(r, d->dir) || d->late_dotdot != NULLFSINO ||
 	      (dotdot_in_block(d) && ref_kind(r, d->dir, d->dotdot) != REF_OK);
 	for (size_t k = 0; k < d->n && !bad; k++)
 		bad = ref_kind(r, d->dir,
@@ -296,7 +296,7 @@ static void dir_refs(struct p4ag *c, const struct im_dir *d)
 	if (!bad || inode_read(r->fs, d->dir, &ip, NULL))
 		return;
 	x.shortform = ip.format == XFS_DINODE_FMT_LOCAL;
-	x.late_pending = revived(r, d->dir) && d->late_dotdot != NULLFSINO;
+	x.late_pending = d->late_dotdot != NULLFSINO;
 	dir_iterate_pos(r->fs, &ip, NULL, refs_cb, &x, NULL);
 	if (x.late_pending)
 		late_dotdot_words(&x);

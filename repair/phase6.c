@@ -12,8 +12,8 @@
  * held to the directory and its parent, a ".." naming an inode not in
  * use is junked, a "." naming another inode is an entry like any other
  * (the reference knows "." by the inode it names) and the directory
- * would get a new ".".  (Of one phase 3 gave up on and phase 4 kept,
- * its parent unknown, the ".." its block has is such an entry too.)
+ * would get a new ".".  (A first block phase 3 could not use is read
+ * again here: the ".." in it is such an entry too.)
  * A directory of blocks that loses an entry
  * would be rebuilt, and one whose block or leaf index names an entry
  * junked for its inode has a bad hash table.  The data blocks phase 3
@@ -160,8 +160,8 @@ static void check_dotdot(struct p6 *p, const struct im_dir *d, size_t pos)
 	struct im_chunk *ch;
 	unsigned bit;
 
-	/* one phase 3 gave up on and phase 4 kept: the ".." its block has */
-	if (dd == 0 && d->late_dotdot != NULLFSINO) {
+	/* a first block phase 3 could not use: the ".." read again in it */
+	if ((dd == 0 || dd == NULLFSINO) && d->late_dotdot != NULLFSINO) {
 		dd = d->late_dotdot;
 		ft = d->late_dotdot_ftype;
 	} else if (!dotdot_in_block(d)) {
