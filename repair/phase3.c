@@ -177,6 +177,7 @@ static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 		/* fewer records than a block should hold are still records */
 		return f->found <= f->expected ? V_NOTE : bad;
 	case PR_RP_BMBT_BAD_NUMRECS:
+	case PR_RP_FORK_CLAIMS_METADATA:
 	case PR_BMAP_BAD_STARTBLOCK:
 	case PR_BMAP_BAD_LENGTH:
 	case PR_BMAP_BAD_STARTOFF:
@@ -231,6 +232,7 @@ static bool map_cut(const struct p3ag *c, const struct fs_inode *ip,
 			return true;
 		case PR_BMAP_BAD_LENGTH:
 		case PR_BMAP_BAD_STARTOFF:
+		case PR_RP_FORK_CLAIMS_METADATA:
 		case PR_BMAP_OUT_OF_ORDER:
 		case PR_BMAP_LEAF_OUT_OF_ORDER:
 		case PR_BMAP_UNWRITTEN_ATTR:
@@ -840,6 +842,100 @@ static bool walk_stopped(struct p3ag *c, xfs_daddr_t blk)
 }
 
 /* Start following the reference's walk of a fork mapped into el. */
+/*
+ * The reference holds each record it walks to its block map, where phase
+ * 2 marked the AG's metadata (rp_ag.meta): a record with a block of it
+ * ends the walk there, as a bad record does ("claims metadata block",
+ * the first such block).  Returns how many records the walk keeps of
+ * the first n, and puts the finding first among the walk's.
+ */
+static size_t walk_meta(struct p3ag *c, const struct fs_extents *el, size_t n)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct xfs_bmbt_irec *e = &el->v[i];
+		xfs_agnumber_t agno = fsb_to_agno(g, e->br_startblock);
+		uint64_t start = fsb_to_agbno(g, e->br_startblock);
+		uint64_t end = start + e->br_blockcount;
+		const struct sm_list *m;
+		size_t lo = 0, hi;
+
+		if (agno >= g->agcount)
+			continue;
+		m = &c->r->ags[agno].meta;
+		/* disjoint and sorted (p3_meta_prepare): the first ending
+		   past start */
+		hi = m->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if ((uint64_t)m->v[mid].agbno + m->v[mid].len <= start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < m->n && m->v[lo].agbno < end) {
+			struct fs_objref o = OBJREF_INIT(OBJ_INODE);
+			struct fs_finding f;
+			uint64_t b = m->v[lo].agbno > start ? m->v[lo].agbno :
+				     start;
+
+			o.ino = c->ino;
+			o.agno = c->agno;
+			o.index = i;
+			fs_report_found(&c->fl, PR_RP_FORK_CLAIMS_METADATA, &o,
+					c->attr ? "attr" : "data",
+					agb_to_fsb(g, agno, (xfs_agblock_t)b));
+			if (c->fl.n && c->walk_fl0 < c->fl.n - 1) {
+				f = c->fl.v[c->fl.n - 1];
+				memmove(&c->fl.v[c->walk_fl0 + 1],
+					&c->fl.v[c->walk_fl0],
+					(c->fl.n - 1 - c->walk_fl0) *
+					sizeof(f));
+				c->fl.v[c->walk_fl0] = f;
+			}
+			return i;
+		}
+	}
+	return n;
+}
+
+static int meta_cmp(const void *pa, const void *pb)
+{
+	const struct sm_rec *a = pa, *b = pb;
+
+	return a->agbno < b->agbno ? -1 : a->agbno > b->agbno;
+}
+
+/* Each AG's metadata, sorted and merged into disjoint runs (walk_meta). */
+static void p3_meta_prepare(struct repair *r)
+{
+	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++) {
+		struct sm_list *m = &r->ags[agno].meta;
+		size_t j = 0;
+
+		if (!m->n)
+			continue;
+		qsort(m->v, m->n, sizeof(m->v[0]), meta_cmp);
+		for (size_t i = 1; i < m->n; i++) {
+			uint64_t jend = (uint64_t)m->v[j].agbno + m->v[j].len;
+
+			if (m->v[i].agbno <= jend) {
+				uint64_t iend = (uint64_t)m->v[i].agbno +
+						m->v[i].len;
+
+				if (iend > jend)
+					m->v[j].len = (uint32_t)(iend -
+								 m->v[j].agbno);
+			} else {
+				m->v[++j] = m->v[i];
+			}
+		}
+		m->n = j + 1;
+	}
+}
+
 static void walk_begin(struct p3ag *c, const struct fs_extents *el)
 {
 	c->walk_fl0 = c->fl.n;
@@ -2267,6 +2363,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	walk_begin(c, &del);
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
 	nkeep = walk_end(c, &del);
+	if (!(ip.flags & XFS_DIFLAG_REALTIME))
+		nkeep = walk_meta(c, &del, nkeep);
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
@@ -2302,6 +2400,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
 			     &c->fl);
 		nkeep = walk_end(c, &ael);
+		nkeep = walk_meta(c, &ael, nkeep);
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
 		fork_first_only(c, true);
 		cut = map_cut(c, &ip, XFS_ATTR_FORK);
@@ -2631,6 +2730,7 @@ void phase3(struct repair *r)
 	r->imap = im_create(&r->fs->geo);
 	if (!r->imap || rp_seq_init(&p.seq, r->fs->geo.agcount))
 		rp_fatal(r, "no memory for the inode map\n");
+	p3_meta_prepare(r);
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
 		total += r->ags[agno].sum.icount;
 	prog_set(PROG_PROCESS_INODES, total);

@@ -85,6 +85,13 @@ struct rp_ag {
 	 * them lists.
 	 */
 	struct sm_list		free_bno, free_cnt;
+	/*
+	 * The AG's metadata as phase 2 found it (headers, log, btree
+	 * blocks, inode chunks; not the AGFL, which the reference counts
+	 * as free), sorted by block for phase 3, which holds each inode's
+	 * extents to it as the reference holds them to its block map.
+	 */
+	struct sm_list		meta;
 	uint64_t		nonroot_blocks;
 	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
 	bool			agf_read;
