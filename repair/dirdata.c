@@ -22,7 +22,9 @@
  * region.  A region is a slot's if it is at least as long as the third
  * slot and the slot (before the first with offset 0) has its offset.
  * On the way, the first entry named ".." is noted, whatever inode it
- * names: the reference takes a block's parent from it.
+ * names (the reference takes a block's parent from it), and what the
+ * first entry names, of those not marked cleared (a name starting with
+ * '/'): its phase 6 knows "." by the inode it names.
  */
 #include "config.h"
 #include <errno.h>
@@ -46,6 +48,7 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 	int64_t p = hdr;
 
 	w->dotdot = NULLFSINO;
+	w->first = NULLFSINO;
 	w->dotdot_ftype = 0;
 	w->dotdot_off = 0;
 	if (block_form) {
@@ -114,6 +117,8 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 				w->dotdot_ftype = g->has_ftype ? d[p + 11] : 0;
 				w->dotdot_off = (uint32_t)p;
 			}
+			if (w->first == NULLFSINO && d[p + 9] != '/')
+				w->first = load_be64(d + p);
 			p += sz;
 			lastfree = false;
 		}
@@ -131,7 +136,7 @@ int rp_dblk_words(struct fs *fs, const struct fs_extents *del,
 	int err;
 
 	w->junk = w->badbest = false;
-	w->dotdot = NULLFSINO;
+	w->dotdot = w->first = NULLFSINO;
 	err = fork_read(fs, del, dablk, g->dirblkfsbs, NULL, NULL, &bp);
 	if (err)
 		return err;

@@ -92,6 +92,9 @@ struct im_dir {
 	xfs_ino_t	late_dotdot;
 	uint8_t		late_dotdot_ftype;
 	uint32_t	late_dotdot_off;
+	bool		late_read;	/* such a block was read */
+	bool		late_dot;	/* whose first entry names the
+					   directory (a "." to phase 6) */
 };
 
 /*

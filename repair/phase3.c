@@ -1926,6 +1926,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	c->dhdr.dir = ip->ino;
 	c->dhdr.hashck = IM_HASH_OK;
 	c->dhdr.late_dotdot = NULLFSINO;
+	c->dhdr.late_read = c->dhdr.late_dot = false;
 	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
 	c->leaf_unread = false;
@@ -2086,6 +2087,8 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			c->dhdr.late_dotdot = st->w.dotdot;
 			c->dhdr.late_dotdot_ftype = st->w.dotdot_ftype;
 			c->dhdr.late_dotdot_off = st->w.dotdot_off;
+			c->dhdr.late_read = true;
+			c->dhdr.late_dot = st->w.first == ip->ino;
 		}
 	}
 	for (size_t i = 0; i < del->n && all_bad; i++) {

@@ -197,9 +197,12 @@ static void say_entry(struct refs *x, enum fs_problem code, const char *field,
 		      xfs_dablk_t dablk, uint32_t off)
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+	size_t len = strnlen((const char *)name, namelen);
 	char nm[256];
 
-	memcpy(nm, name, namelen);
+	/* printed as the reference does ("%*.*s"): up to a NUL, padded */
+	memset(nm, ' ', namelen - len);
+	memcpy(nm + namelen - len, name, len);
 	nm[namelen] = '\0';
 	a.obj.ino = ino;
 	a.found = x->d->dir;

@@ -507,6 +507,12 @@ static void walk(struct p6 *p)
 				p->probs[p->nprobs - 1].ftype_want =
 					ch->ftype[bit];
 			}
+			/*
+			 * Another name for the directory itself: the reference
+			 * knows "." by the inode it names, and counted it.
+			 */
+			if (e->child == dir)
+				continue;
 			if (!((ch->isdir >> bit) & 1)) {
 				ch->counted[bit]++;
 				ch->reached |= 1ull << bit;
@@ -577,7 +583,8 @@ static void walk(struct p6 *p)
 		 * above).
 		 */
 		if ((d->dotdot_ftype != IM_FT_NONE &&
-		     d->dot_ftype == IM_FT_NONE) || u.dot)
+		     d->dot_ftype == IM_FT_NONE) || u.dot ||
+		    (d->dotdot == 0 && d->late_read && !d->late_dot))
 			add_prob(p, d->n, dir, PR_RP_DOT_CREATE, 0);
 		free(u.skip);
 		if (p->nprobs || dir_has_words(p, d))
