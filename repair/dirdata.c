@@ -48,7 +48,7 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 	int64_t p = hdr;
 
 	w->dotdot = NULLFSINO;
-	w->first = NULLFSINO;
+	w->first = w->dot = NULLFSINO;
 	w->dotdot_ftype = 0;
 	w->dotdot_off = 0;
 	if (block_form) {
@@ -119,6 +119,9 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 			}
 			if (w->first == NULLFSINO && d[p + 9] != '/')
 				w->first = load_be64(d + p);
+			if (w->dot == NULLFSINO && d[p + 8] == 1 &&
+			    d[p + 9] == '.')
+				w->dot = load_be64(d + p);
 			p += sz;
 			lastfree = false;
 		}
@@ -136,7 +139,7 @@ int rp_dblk_words(struct fs *fs, const struct fs_extents *del,
 	int err;
 
 	w->junk = w->badbest = false;
-	w->dotdot = w->first = NULLFSINO;
+	w->dotdot = w->first = w->dot = NULLFSINO;
 	err = fork_read(fs, del, dablk, g->dirblkfsbs, NULL, NULL, &bp);
 	if (err)
 		return err;

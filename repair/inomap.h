@@ -93,6 +93,9 @@ struct im_dir {
 	uint8_t		late_dotdot_ftype;
 	uint32_t	late_dotdot_off;
 	bool		late_read;	/* such a block was read */
+	/* its "." when that names no inode number a directory may hold
+	   (phase 3 kept no entry of it), else NULLFSINO */
+	xfs_ino_t	late_dotent;
 	bool		late_dot;	/* whose first entry names the
 					   directory (a "." to phase 6) */
 };

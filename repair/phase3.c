@@ -1927,6 +1927,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	c->dhdr.hashck = IM_HASH_OK;
 	c->dhdr.late_dotdot = NULLFSINO;
 	c->dhdr.late_read = c->dhdr.late_dot = false;
+	c->dhdr.late_dotent = NULLFSINO;
 	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
 	c->leaf_unread = false;
@@ -2089,6 +2090,15 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			c->dhdr.late_dotdot_off = st->w.dotdot_off;
 			c->dhdr.late_read = true;
 			c->dhdr.late_dot = st->w.first == ip->ino;
+			/*
+			 * (one with bits above a 32-bit AG number the
+			 * reference cuts to one it may find in use)
+			 */
+			if (st->w.dot != NULLFSINO &&
+			    (st->w.dot >> g->agino_log) <= UINT32_MAX &&
+			    (!ino_valid(g, st->w.dot) ||
+			     sb_internal_ino(&fs->sb, st->w.dot)))
+				c->dhdr.late_dotent = st->w.dot;
 		}
 	}
 	for (size_t i = 0; i < del->n && all_bad; i++) {

@@ -59,6 +59,7 @@ struct p6_prob {
 	uint64_t	expected;	/* the ".." a subdirectory has */
 	uint64_t	ftype_found, ftype_want;
 	bool		dotdot;		/* the problem is the ".." entry */
+	bool		dot;		/* ... or a "." naming no inode */
 };
 
 struct p6 {
@@ -341,7 +342,7 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 		} else {
 			a.found = dir;
 			a.expected = x->expected;
-			a.s1 = x->dotdot ? ".." : n.name[i];
+			a.s1 = x->dotdot ? ".." : x->dot ? "." : n.name[i];
 			if (shortform)
 				a.field = "shortform";
 		}
@@ -484,6 +485,17 @@ static void walk(struct p6 *p)
 		find_unread(p, d, &u);
 		if (!u.dot)
 			check_dot_ftype(p, 0, dir, d->dot_ftype);
+		/* a "." read again that names no inode: junked as an entry */
+		if (d->late_dotent != NULLFSINO) {
+			struct im_chunk *lch;
+			unsigned lbit;
+
+			lch = im_find(r->imap, d->late_dotent, &lbit);
+			add_prob(p, 0, d->late_dotent, lch ?
+				 PR_RP_DIR_ENTRY_BAD_INO :
+				 PR_RP_DIR_ENTRY_NO_INO, 0);
+			p->probs[p->nprobs - 1].dot = true;
+		}
 		for (size_t k = 0; k < d->n; k++) {
 			const struct im_edge *e = &r->imap->edges.v[d->first + k];
 			struct im_chunk *ch;

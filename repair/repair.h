@@ -171,6 +171,7 @@ struct rp_dblk_words {
 	uint8_t		dotdot_ftype;	/* 0 without the ftype feature */
 	uint32_t	dotdot_off;	/* its offset in the block */
 	xfs_ino_t	first;		/* the first entry's (or NULLFSINO) */
+	xfs_ino_t	dot;		/* the first "." entry's (or NULLFSINO) */
 };
 void rp_dblk_scan(const struct fs_geom *g, const uint8_t *data,
 		  bool block_form, struct rp_dblk_words *w);
