@@ -7,7 +7,8 @@
  *   - the inode core (libfs inode_verify: magic, version, CRC, inode
  *     number, UUID, mode, fork formats and offsets, extent counters,
  *     flags and flags2, timestamps, next_unlinked);
- *   - both forks' extent maps and bmap btrees (libfs fork_extents);
+ *   - both forks' extent maps and bmap btrees (libfs fork_extents), and
+ *     each extent against the AG metadata phase 2 found (walk_meta);
  *   - symlink targets, attribute forks and directories (libfs
  *     symlink_read, attr_iterate, dir_check);
  *   - the block and extent counters against what the forks hold.
@@ -1828,6 +1829,29 @@ static bool dir_bestfree_said(const struct fs_finding *f, void *priv)
 }
 
 /*
+ * A "." naming another inode, in a block the verifier refuses: the
+ * reference's phase 3 does not read the block, its phase 4 says it
+ * (raw_block in phase4.c).
+ */
+static bool dot_in_refused(const struct fs_finding *f, void *priv)
+{
+	const struct dblk_ctx *x = priv;
+
+	if (f->code != PR_DIR_BAD_DOT || !f->field ||
+	    strcmp(f->field, "inumber") || f->obj.type != OBJ_DIR ||
+	    f->obj.index >= XFS_DIR2_LEAF_OFFSET)
+		return false;
+	for (unsigned i = 0; i < x->bl->n; i++) {
+		const struct dir_dblk_state *st = &x->bl->v[i];
+
+		if (st->db == (uint32_t)(f->obj.index >>
+					 (x->g->blocklog + x->g->dirblklog)))
+			return st->verifier && !st->crc_bad;
+	}
+	return false;
+}
+
+/*
  * What the reference says of a data block with findings when it reads
  * it again after its phase 3, kept for phases 4 and 6 (struct im_dblk):
  * one its verifier refused (CRC right) is read whole in phase 4, and a
@@ -2026,6 +2050,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		struct dblk_ctx x = { g, &bl };
 
 		keep_notes(c, dir_bestfree_said, &x);
+		keep_notes(c, dot_in_refused, &x);
 	}
 	/* the leaf matched with the data: the reference's phase 6 says it */
 	if (form == DIR_FORM_BLOCK ||

@@ -19,10 +19,11 @@
  * order: the entries that name an inode not in use now that discovery is
  * over; the data blocks its phase 3 verifier refused, which it now reads
  * whole from its cache (struct im_dblk: their entries do not parse, or
- * their bestfree table is wrong); and a block-form directory its phase 3
- * would clear but this look keeps (im_chunk.revived), free until it is
- * reached -- its own "." names a free inode -- and then in use ("imap
- * claims in-use inode N is free").
+ * their bestfree table is wrong -- or, item by item, what each entry
+ * names, "." and ".." included: raw_block); and a block-form directory
+ * its phase 3 would clear but this look keeps (im_chunk.revived), free
+ * until it is reached -- its own "." names a free inode -- and then in
+ * use ("imap claims in-use inode N is free").
  *
  * What it leaves for phase 5: every AG of r->smap sorted.
  */

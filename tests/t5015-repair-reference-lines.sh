@@ -191,7 +191,9 @@ plain | block directory's '..' naming the realtime bitmap: refused, kept in phas
 std | block directory's '..' out of range: corrected in phase 4, junked in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[1].inumber middlebit
 plain | leaf directory's first block '..' naming the realtime bitmap | inode {ino:/dir_leaf}; dblock 0; write -d du[1].inumber 65
 std | node directory's data entry out of range, read item by item in phase 4 | inode {ino:/dir_node}; dblock 0; fuzz -d du[101].inumber firstbit
-std | block directory's '.' renamed '/': an entry naming its directory | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].name lastbit
+std | block directory's '.' renamed '&': an entry naming its directory, '.' to phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].name middlebit
+std | block directory's '.' named NUL: printed padded | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].name zeroes
+plain | block directory's '.' out of range: junked in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].inumber middlebit
 EOF
 # ---- free space btrees the reference counts as empty or reads at the
 # AGF's height: their roots out of the AG, at a wrong or impossible height,
