@@ -1231,6 +1231,8 @@ struct dir_tblk {
 	uint32_t	bad_entry;	/* free: lowest entry that is wrong */
 	uint32_t	bad_ptr;	/* node: lowest entry pointing nowhere */
 	bool		hash_interior, hash_last;
+	bool		forw;		/* node root: a right sibling */
+	uint64_t	forw_found;
 };
 
 struct dir_tree {
@@ -1301,6 +1303,14 @@ static bool dir_tree_code(const struct fs_finding *f)
 	case PR_DA_BAD_PTR:
 	case PR_DA_HOLE:
 		return true;
+	case PR_DA_BAD_SIBLING:
+		/*
+		 * The root's right sibling, which the reference checks at
+		 * the end of its walk (its left one it does not check: see
+		 * repair/DIFFERENCES.md, ours is said in our words).
+		 */
+		return f->obj.index == XFS_DIR2_LEAF_OFFSET && f->field &&
+		       !strcmp(f->field, "info.forw");
 	default:
 		return false;
 	}
@@ -1593,6 +1603,10 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 				b->bad_entry = 0;
 			}
 			break;
+		case PR_DA_BAD_SIBLING:
+			b->forw = true;
+			b->forw_found = f->found;
+			break;
 		case PR_DA_HASH_ORDER:
 			/* the root's: dir_root_words says what is wrong */
 			if (b->dablk != root)
@@ -1639,7 +1653,7 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 		bool unread = b->magic || b->crc || b->blkno || b->uuid ||
 			      b->owner || b->verifier || b->header;
 
-		rebuild |= unread || b->tail || b->nused ||
+		rebuild |= unread || b->tail || b->nused || b->forw ||
 			   b->bad_entry != UINT32_MAX ||
 			   (b->dablk != root && b->bad_ptr != UINT32_MAX);
 		if (b->dablk < freeblk && unread)
@@ -1664,8 +1678,12 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			    b->verifier)
 				dir_tree_say(c, PR_RP_DIR_NODE_CORRUPT, b, 0, 0,
 					     NULL);
-			else if (!t.leaf_bad)
-				rebuild |= dir_root_words(c, del, b);
+			else if (!t.leaf_bad && dir_root_words(c, del, b))
+				rebuild = true;
+			else if (!t.leaf_bad && b->forw)
+				/* the walk's last check of the path */
+				dir_tree_say(c, PR_RP_DIR_NODE_FORW, b,
+					     b->forw_found, 0, NULL);
 			continue;
 		}
 		if (leafn_said)
