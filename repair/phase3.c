@@ -1233,6 +1233,9 @@ struct dir_tblk {
 	bool		hash_interior, hash_last;
 	bool		forw;		/* node root: a right sibling */
 	uint64_t	forw_found;
+	uint32_t	nbad_ptr;	/* node: entries pointing nowhere */
+	bool		ptr_hole;	/* bad_ptr names a hole ... */
+	uint64_t	ptr_found;	/* ... this block */
 };
 
 struct dir_tree {
@@ -1302,6 +1305,7 @@ static bool dir_tree_code(const struct fs_finding *f)
 	case PR_DA_BAD_HASHVAL:
 	case PR_DA_BAD_PTR:
 	case PR_DA_HOLE:
+	case PR_DA_LOOP:
 		return true;
 	case PR_DA_BAD_SIBLING:
 		/*
@@ -1387,6 +1391,13 @@ static bool dir_tree_hdr_words(struct p3ag *c, const struct dir_tblk *b)
 	return true;
 }
 
+/* A dabtree sibling finding: see dir_tree_words. */
+static bool da_sibling(const struct fs_finding *f, void *priv)
+{
+	(void)priv;
+	return f->code == PR_DA_BAD_SIBLING;
+}
+
 /*
  * The root node of a node directory, as the reference's phase 3 walks
  * it: a node hash that is not its child's last is corrected (the
@@ -1413,9 +1424,28 @@ static bool dir_root_words(struct p3ag *c, const struct fs_extents *del,
 	level = get_be16(h->level);
 	if (count > max)
 		count = max;
-	if (b->bad_ptr != UINT32_MAX && b->bad_ptr > 0) {
+	/*
+	 * A count past the children: the entries past them are no entries
+	 * (their hashes do not go up).  One pointer gone astray it does not
+	 * notice: it goes from leaf to leaf by their sibling pointers.
+	 */
+	if (b->bad_ptr != UINT32_MAX && b->bad_ptr > 0 && b->bad_ptr < count &&
+	    b->bad_ptr + b->nbad_ptr >= count &&
+	    get_be32(e[b->bad_ptr].hashval) <=
+	    get_be32(e[b->bad_ptr - 1].hashval)) {
 		dir_tree_say(c, PR_RP_DIR_NODE_COUNT, b, b->bad_ptr - 1, count,
 			     NULL);
+		failed = true;
+	} else if (b->bad_ptr != UINT32_MAX && b->bad_ptr > 0) {
+		/*
+		 * The last pointer: its last check of the path fails; another
+		 * it passes by without a word (its phase 6 rebuilds the
+		 * directory all the same).  What our walk down the pointers
+		 * finds of the leaves' siblings, it never sees.
+		 */
+		if (b->bad_ptr == count - 1)
+			dir_tree_say(c, PR_RP_DIR_HASH_PATH, b, 0, 0, NULL);
+		keep_notes(c, da_sibling, NULL);
 		failed = true;
 	} else if (count > 1) {
 		first = get_be32(e[0].hashval);
@@ -1628,13 +1658,22 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			break;
 		}
 		case PR_DA_BAD_PTR:
-		case PR_DA_HOLE: {
+		case PR_DA_HOLE:
+		case PR_DA_LOOP: {
 			uint32_t e = off >= sizeof(struct xfs_da3_node_hdr) ?
 				     (off - sizeof(struct xfs_da3_node_hdr)) /
 				     sizeof(struct xfs_da_node_entry) : 0;
 
-			if (e < b->bad_ptr)
+			b->nbad_ptr++;
+			if (e < b->bad_ptr) {
+				struct xfs_bmbt_irec m;
+
 				b->bad_ptr = e;
+				/* one out of range the fork maps nowhere either */
+				b->ptr_hole = f->code == PR_DA_HOLE ||
+					      !extents_lookup(del, f->found, &m);
+				b->ptr_found = f->found;
+			}
 			break;
 		}
 		default:
@@ -1678,7 +1717,16 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			    b->verifier)
 				dir_tree_say(c, PR_RP_DIR_NODE_CORRUPT, b, 0, 0,
 					     NULL);
-			else if (!t.leaf_bad && dir_root_words(c, del, b))
+			else if (!t.leaf_bad && b->bad_ptr == 0 && b->ptr_hole) {
+				/*
+				 * Its walk down the left side finds no block
+				 * there, and goes no further.
+				 */
+				dir_tree_say(c, PR_RP_DIR_NODE_NOMAP, b,
+					     b->ptr_found, 0, NULL);
+				keep_notes(c, da_sibling, NULL);
+				rebuild = true;
+			} else if (!t.leaf_bad && dir_root_words(c, del, b))
 				rebuild = true;
 			else if (!t.leaf_bad && b->forw)
 				/* the walk's last check of the path */
