@@ -503,8 +503,12 @@ static int dir_data_blocks(struct dir_ctx *c)
 		if (c->full) {
 			c->dblk[i].ok = info.magic_ok;
 			c->dblk[i].scanned = info.scanned;
-			c->dblk[i].best = info.scanned == info.end ?
-					  info.true_best : info.best;
+			/*
+			 * The leaf's bests[] hold what each block's header
+			 * says (a header wrong about its own free space is
+			 * the block's finding, not the leaf's)
+			 */
+			c->dblk[i].best = info.best;
 		}
 	}
 	if (c->full && !err) {
