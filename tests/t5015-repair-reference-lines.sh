@@ -53,6 +53,10 @@
 #     ("corrupt directory leafn block", "bad directory leaf magic #", the
 #     header's owner, block and UUID) and free blocks ("bad header",
 #     "entry I ... bad", "bad nused"); of two damaged blocks the lowest;
+#     the root's pointers and siblings as its walk meets them ("can't map
+#     block N", "bad directory forward block pointer", "bad hash path in
+#     directory N" for its last pointer, a middle one passed by); the
+#     leaf's bests held to the data blocks' headers ("bad tail");
 #   - directory data blocks the reference looks at again: one its phase 3
 #     verifier refused, read whole in phase 4 ("bad bestfree table ...
 #     would repair table", "corrupt block N in directory inode N" /
@@ -194,6 +198,11 @@ std | node directory's data entry out of range, read item by item in phase 4 | i
 std | block directory's '.' renamed '&': an entry naming its directory, '.' to phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].name middlebit
 std | block directory's '.' named NUL: printed padded | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].name zeroes
 plain | block directory's '.' out of range: junked in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].inumber middlebit
+std | node directory: root node with a right sibling | inode {ino:/dir_node}; dblock 8388608; fuzz -d nhdr.info.hdr.forw ones
+std | node directory: root's first pointer past the fork (can't map) | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[0].before ones
+std | node directory: root's last pointer astray (bad hash path) | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[9].before add
+std | node directory: a middle pointer astray, passed by | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[2].before zeroes
+plain | leaf directory's data block bestfree: the leaf's bests against it (bad tail) | inode {ino:/dir_leaf}; dblock 0; fuzz -d dhdr.bestfree[0].length add
 EOF
 # ---- free space btrees the reference counts as empty or reads at the
 # AGF's height: their roots out of the AG, at a wrong or impossible height,
