@@ -267,8 +267,17 @@ static int dent_cb(void *priv, const struct dir_blk *b,
 		   const struct dir_dent *e)
 {
 	struct dir_ctx *c = priv;
+	struct dir_dent ent = *e;
 	int err;
 
+	/* data_body knows the geometry, not which inodes are the fs's own */
+	if (ent.usable && sb_internal_ino(&c->fs->sb, ent.ino)) {
+		struct fs_objref o = dir_blk_obj(b, ent.offset);
+
+		fs_report_found(c->fl, PR_DIR_BAD_INO, &o, "inumber", ent.ino);
+		ent.usable = false;
+	}
+	e = &ent;
 	if (c->full) {
 		err = rec_add(c, b, e);
 		if (err)
@@ -494,8 +503,12 @@ static int dir_data_blocks(struct dir_ctx *c)
 		if (c->full) {
 			c->dblk[i].ok = info.magic_ok;
 			c->dblk[i].scanned = info.scanned;
-			c->dblk[i].best = info.scanned == info.end ?
-					  info.true_best : info.best;
+			/*
+			 * The leaf's bests[] hold what each block's header
+			 * says (a header wrong about its own free space is
+			 * the block's finding, not the leaf's)
+			 */
+			c->dblk[i].best = info.best;
 		}
 	}
 	if (c->full && !err) {

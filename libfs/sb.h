@@ -125,6 +125,20 @@ static inline bool sb_has_quota(const struct fs_sb *s)
 	return (s->versionnum & XFS_SB_VERSION_QUOTABIT) != 0;
 }
 
+/*
+ * The inodes of the filesystem's own metadata (realtime bitmap and
+ * summary, and the quota inodes when quotas are on): no directory entry
+ * may name one, and the kernel's directory block verifiers refuse a
+ * block whose entry does.
+ */
+static inline bool sb_internal_ino(const struct fs_sb *s, xfs_ino_t ino)
+{
+	if (ino == s->rbmino || ino == s->rsumino)
+		return true;
+	return sb_has_quota(s) && (ino == s->uquotino ||
+				   ino == s->gquotino || ino == s->pquotino);
+}
+
 static inline bool sb_has_asciici(const struct fs_sb *s)
 {
 	return (s->versionnum & XFS_SB_VERSION_BORGBIT) != 0;

@@ -28,6 +28,7 @@ struct scan {
 	uint32_t	aglen;
 	uint64_t	owner;		/* of the blocks of the tree walked */
 	uint32_t	chunk_end;	/* last inode block claimed, + 1 */
+	bool		agfl;		/* claiming the AGFL's blocks */
 };
 
 static bool inside(const struct scan *s, uint64_t agbno, uint64_t len)
@@ -38,9 +39,13 @@ static bool inside(const struct scan *s, uint64_t agbno, uint64_t len)
 static void claim(struct scan *s, uint64_t agbno, uint64_t len,
 		  uint64_t owner, uint64_t offset)
 {
-	if (inside(s, agbno, len))
-		sm_add(s->r->smap, s->agno, (uint32_t)agbno, (uint32_t)len,
-		       owner, offset);
+	if (!inside(s, agbno, len))
+		return;
+	sm_add(s->r->smap, s->agno, (uint32_t)agbno, (uint32_t)len, owner,
+	       offset);
+	if (owner != SM_OWN_FREE && owner != XFS_RMAP_OWN_COW && !s->agfl)
+		sm_list_add(&s->r->ags[s->agno].meta, (uint32_t)agbno,
+			    (uint32_t)len, owner, offset);
 }
 
 static int tree_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
@@ -291,7 +296,9 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 			     &ag->refc_walked, true);
 		}
 		if (!ag_read_agfl(fs, agno, NULL, &bp)) {
+			s.agfl = true;
 			agfl_walk(g, agno, &agf, bp->data, agfl_block, &s);
+			s.agfl = false;
 			buf_release(bp);
 		}
 	}

@@ -21,6 +21,10 @@
  * the third slot's is in no slot, or a slot that is not empty names no
  * region.  A region is a slot's if it is at least as long as the third
  * slot and the slot (before the first with offset 0) has its offset.
+ * On the way, the first entry named ".." is noted, whatever inode it
+ * names (the reference takes a block's parent from it), and what the
+ * first entry names, of those not marked cleared (a name starting with
+ * '/'): its phase 6 knows "." by the inode it names.
  */
 #include "config.h"
 #include <errno.h>
@@ -43,6 +47,10 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 	bool badbest = false, lastfree = false;
 	int64_t p = hdr;
 
+	w->dotdot = NULLFSINO;
+	w->first = w->dot = NULLFSINO;
+	w->dotdot_ftype = 0;
+	w->dotdot_off = 0;
 	if (block_form) {
 		const struct xfs_dir2_block_tail *t = (const void *)(d +
 			g->dirblksize - sizeof(struct xfs_dir2_block_tail));
@@ -103,6 +111,17 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 				break;
 			if (be16_at(d + p + sz - 2) != (unsigned)p)
 				break;
+			if (w->dotdot == NULLFSINO && d[p + 8] == 2 &&
+			    d[p + 9] == '.' && d[p + 10] == '.') {
+				w->dotdot = load_be64(d + p);
+				w->dotdot_ftype = g->has_ftype ? d[p + 11] : 0;
+				w->dotdot_off = (uint32_t)p;
+			}
+			if (w->first == NULLFSINO && d[p + 9] != '/')
+				w->first = load_be64(d + p);
+			if (w->dot == NULLFSINO && d[p + 8] == 1 &&
+			    d[p + 9] == '.')
+				w->dot = load_be64(d + p);
 			p += sz;
 			lastfree = false;
 		}
@@ -120,6 +139,7 @@ int rp_dblk_words(struct fs *fs, const struct fs_extents *del,
 	int err;
 
 	w->junk = w->badbest = false;
+	w->dotdot = w->first = w->dot = NULLFSINO;
 	err = fork_read(fs, del, dablk, g->dirblkfsbs, NULL, NULL, &bp);
 	if (err)
 		return err;

@@ -85,6 +85,23 @@ struct im_dir {
 					   NULLFSINO */
 	uint8_t		hashck;		/* IM_HASH_*: the reference's phase 6
 					   match of its leaf with its data */
+	/*
+	 * A first data block phase 3 could not use (the verifier refused
+	 * it) and phases 4 and 6 read again whole: the ".." entry they
+	 * find in it, whatever it names (NULLFSINO: none), its file type
+	 * and offset.  The parent stays what phase 3 found (none, or
+	 * unknown for a directory phase 4 keeps after all); the entry is
+	 * only looked at.
+	 */
+	xfs_ino_t	late_dotdot;
+	uint8_t		late_dotdot_ftype;
+	uint32_t	late_dotdot_off;
+	bool		late_read;	/* such a block was read */
+	/* its "." when that names no inode number a directory may hold
+	   (phase 3 kept no entry of it), else NULLFSINO */
+	xfs_ino_t	late_dotent;
+	bool		late_dot;	/* whose first entry names the
+					   directory (a "." to phase 6) */
 };
 
 /*

@@ -1919,6 +1919,7 @@ void phase2(struct repair *r)
 		findings_init(&r->ags[i].stale_rmaps);
 		sm_list_init(&r->ags[i].free_bno);
 		sm_list_init(&r->ags[i].free_cnt);
+		sm_list_init(&r->ags[i].meta);
 		sm_list_init(&r->ags[i].disk_rmaps);
 		sm_refc_init(&r->ags[i].disk_refcs);
 	}

@@ -7,7 +7,8 @@
  *   - the inode core (libfs inode_verify: magic, version, CRC, inode
  *     number, UUID, mode, fork formats and offsets, extent counters,
  *     flags and flags2, timestamps, next_unlinked);
- *   - both forks' extent maps and bmap btrees (libfs fork_extents);
+ *   - both forks' extent maps and bmap btrees (libfs fork_extents), and
+ *     each extent against the AG metadata phase 2 found (walk_meta);
  *   - symlink targets, attribute forks and directories (libfs
  *     symlink_read, attr_iterate, dir_check);
  *   - the block and extent counters against what the forks hold.
@@ -186,6 +187,7 @@ static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 		/* fewer records than a block should hold are still records */
 		return f->found <= f->expected ? V_NOTE : bad;
 	case PR_RP_BMBT_BAD_NUMRECS:
+	case PR_RP_FORK_CLAIMS_METADATA:
 	case PR_BMAP_BAD_STARTBLOCK:
 	case PR_BMAP_BAD_LENGTH:
 	case PR_BMAP_BAD_STARTOFF:
@@ -240,6 +242,7 @@ static bool map_cut(const struct p3ag *c, const struct fs_inode *ip,
 			return true;
 		case PR_BMAP_BAD_LENGTH:
 		case PR_BMAP_BAD_STARTOFF:
+		case PR_RP_FORK_CLAIMS_METADATA:
 		case PR_BMAP_OUT_OF_ORDER:
 		case PR_BMAP_LEAF_OUT_OF_ORDER:
 		case PR_BMAP_UNWRITTEN_ATTR:
@@ -1135,6 +1138,100 @@ static bool walk_stopped(struct p3ag *c, xfs_daddr_t blk)
 }
 
 /* Start following the reference's walk of a fork mapped into el. */
+/*
+ * The reference holds each record it walks to its block map, where phase
+ * 2 marked the AG's metadata (rp_ag.meta): a record with a block of it
+ * ends the walk there, as a bad record does ("claims metadata block",
+ * the first such block).  Returns how many records the walk keeps of
+ * the first n, and puts the finding first among the walk's.
+ */
+static size_t walk_meta(struct p3ag *c, const struct fs_extents *el, size_t n)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct xfs_bmbt_irec *e = &el->v[i];
+		xfs_agnumber_t agno = fsb_to_agno(g, e->br_startblock);
+		uint64_t start = fsb_to_agbno(g, e->br_startblock);
+		uint64_t end = start + e->br_blockcount;
+		const struct sm_list *m;
+		size_t lo = 0, hi;
+
+		if (agno >= g->agcount)
+			continue;
+		m = &c->r->ags[agno].meta;
+		/* disjoint and sorted (p3_meta_prepare): the first ending
+		   past start */
+		hi = m->n;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if ((uint64_t)m->v[mid].agbno + m->v[mid].len <= start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < m->n && m->v[lo].agbno < end) {
+			struct fs_objref o = OBJREF_INIT(OBJ_INODE);
+			struct fs_finding f;
+			uint64_t b = m->v[lo].agbno > start ? m->v[lo].agbno :
+				     start;
+
+			o.ino = c->ino;
+			o.agno = c->agno;
+			o.index = i;
+			fs_report_found(&c->fl, PR_RP_FORK_CLAIMS_METADATA, &o,
+					c->attr ? "attr" : "data",
+					agb_to_fsb(g, agno, (xfs_agblock_t)b));
+			if (c->fl.n && c->walk_fl0 < c->fl.n - 1) {
+				f = c->fl.v[c->fl.n - 1];
+				memmove(&c->fl.v[c->walk_fl0 + 1],
+					&c->fl.v[c->walk_fl0],
+					(c->fl.n - 1 - c->walk_fl0) *
+					sizeof(f));
+				c->fl.v[c->walk_fl0] = f;
+			}
+			return i;
+		}
+	}
+	return n;
+}
+
+static int meta_cmp(const void *pa, const void *pb)
+{
+	const struct sm_rec *a = pa, *b = pb;
+
+	return a->agbno < b->agbno ? -1 : a->agbno > b->agbno;
+}
+
+/* Each AG's metadata, sorted and merged into disjoint runs (walk_meta). */
+static void p3_meta_prepare(struct repair *r)
+{
+	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++) {
+		struct sm_list *m = &r->ags[agno].meta;
+		size_t j = 0;
+
+		if (!m->n)
+			continue;
+		qsort(m->v, m->n, sizeof(m->v[0]), meta_cmp);
+		for (size_t i = 1; i < m->n; i++) {
+			uint64_t jend = (uint64_t)m->v[j].agbno + m->v[j].len;
+
+			if (m->v[i].agbno <= jend) {
+				uint64_t iend = (uint64_t)m->v[i].agbno +
+						m->v[i].len;
+
+				if (iend > jend)
+					m->v[j].len = (uint32_t)(iend -
+								 m->v[j].agbno);
+			} else {
+				m->v[++j] = m->v[i];
+			}
+		}
+		m->n = j + 1;
+	}
+}
+
 static void walk_begin(struct p3ag *c, const struct fs_extents *el)
 {
 	c->walk_fl0 = c->fl.n;
@@ -1429,6 +1526,11 @@ struct dir_tblk {
 	uint32_t	bad_entry;	/* free: lowest entry that is wrong */
 	uint32_t	bad_ptr;	/* node: lowest entry pointing nowhere */
 	bool		hash_interior, hash_last;
+	bool		forw;		/* node root: a right sibling */
+	uint64_t	forw_found;
+	uint32_t	nbad_ptr;	/* node: entries pointing nowhere */
+	bool		ptr_hole;	/* bad_ptr names a hole ... */
+	uint64_t	ptr_found;	/* ... this block */
 };
 
 struct dir_tree {
@@ -1498,7 +1600,16 @@ static bool dir_tree_code(const struct fs_finding *f)
 	case PR_DA_BAD_HASHVAL:
 	case PR_DA_BAD_PTR:
 	case PR_DA_HOLE:
+	case PR_DA_LOOP:
 		return true;
+	case PR_DA_BAD_SIBLING:
+		/*
+		 * The root's right sibling, which the reference checks at
+		 * the end of its walk (its left one it does not check: see
+		 * repair/DIFFERENCES.md, ours is said in our words).
+		 */
+		return f->obj.index == XFS_DIR2_LEAF_OFFSET && f->field &&
+		       !strcmp(f->field, "info.forw");
 	default:
 		return false;
 	}
@@ -1575,6 +1686,13 @@ static bool dir_tree_hdr_words(struct p3ag *c, const struct dir_tblk *b)
 	return true;
 }
 
+/* A dabtree sibling finding: see dir_tree_words. */
+static bool da_sibling(const struct fs_finding *f, void *priv)
+{
+	(void)priv;
+	return f->code == PR_DA_BAD_SIBLING;
+}
+
 /*
  * The root node of a node directory, as the reference's phase 3 walks
  * it: a node hash that is not its child's last is corrected (the
@@ -1601,9 +1719,28 @@ static bool dir_root_words(struct p3ag *c, const struct fs_extents *del,
 	level = get_be16(h->level);
 	if (count > max)
 		count = max;
-	if (b->bad_ptr != UINT32_MAX && b->bad_ptr > 0) {
+	/*
+	 * A count past the children: the entries past them are no entries
+	 * (their hashes do not go up).  One pointer gone astray it does not
+	 * notice: it goes from leaf to leaf by their sibling pointers.
+	 */
+	if (b->bad_ptr != UINT32_MAX && b->bad_ptr > 0 && b->bad_ptr < count &&
+	    b->bad_ptr + b->nbad_ptr >= count &&
+	    get_be32(e[b->bad_ptr].hashval) <=
+	    get_be32(e[b->bad_ptr - 1].hashval)) {
 		dir_tree_say(c, PR_RP_DIR_NODE_COUNT, b, b->bad_ptr - 1, count,
 			     NULL);
+		failed = true;
+	} else if (b->bad_ptr != UINT32_MAX && b->bad_ptr > 0) {
+		/*
+		 * The last pointer: its last check of the path fails; another
+		 * it passes by without a word (its phase 6 rebuilds the
+		 * directory all the same).  What our walk down the pointers
+		 * finds of the leaves' siblings, it never sees.
+		 */
+		if (b->bad_ptr == count - 1)
+			dir_tree_say(c, PR_RP_DIR_HASH_PATH, b, 0, 0, NULL);
+		keep_notes(c, da_sibling, NULL);
 		failed = true;
 	} else if (count > 1) {
 		first = get_be32(e[0].hashval);
@@ -1791,6 +1928,10 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 				b->bad_entry = 0;
 			}
 			break;
+		case PR_DA_BAD_SIBLING:
+			b->forw = true;
+			b->forw_found = f->found;
+			break;
 		case PR_DA_HASH_ORDER:
 			/* the root's: dir_root_words says what is wrong */
 			if (b->dablk != root)
@@ -1812,13 +1953,22 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			break;
 		}
 		case PR_DA_BAD_PTR:
-		case PR_DA_HOLE: {
+		case PR_DA_HOLE:
+		case PR_DA_LOOP: {
 			uint32_t e = off >= sizeof(struct xfs_da3_node_hdr) ?
 				     (off - sizeof(struct xfs_da3_node_hdr)) /
 				     sizeof(struct xfs_da_node_entry) : 0;
 
-			if (e < b->bad_ptr)
+			b->nbad_ptr++;
+			if (e < b->bad_ptr) {
+				struct xfs_bmbt_irec m;
+
 				b->bad_ptr = e;
+				/* one out of range the fork maps nowhere either */
+				b->ptr_hole = f->code == PR_DA_HOLE ||
+					      !extents_lookup(del, f->found, &m);
+				b->ptr_found = f->found;
+			}
 			break;
 		}
 		default:
@@ -1837,7 +1987,7 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 		bool unread = b->magic || b->crc || b->blkno || b->uuid ||
 			      b->owner || b->verifier || b->header;
 
-		rebuild |= unread || b->tail || b->nused ||
+		rebuild |= unread || b->tail || b->nused || b->forw ||
 			   b->bad_entry != UINT32_MAX ||
 			   (b->dablk != root && b->bad_ptr != UINT32_MAX);
 		if (b->dablk < freeblk && unread)
@@ -1862,8 +2012,21 @@ static bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			    b->verifier)
 				dir_tree_say(c, PR_RP_DIR_NODE_CORRUPT, b, 0, 0,
 					     NULL);
-			else if (!t.leaf_bad)
-				rebuild |= dir_root_words(c, del, b);
+			else if (!t.leaf_bad && b->bad_ptr == 0 && b->ptr_hole) {
+				/*
+				 * Its walk down the left side finds no block
+				 * there, and goes no further.
+				 */
+				dir_tree_say(c, PR_RP_DIR_NODE_NOMAP, b,
+					     b->ptr_found, 0, NULL);
+				keep_notes(c, da_sibling, NULL);
+				rebuild = true;
+			} else if (!t.leaf_bad && dir_root_words(c, del, b))
+				rebuild = true;
+			else if (!t.leaf_bad && b->forw)
+				/* the walk's last check of the path */
+				dir_tree_say(c, PR_RP_DIR_NODE_FORW, b,
+					     b->forw_found, 0, NULL);
 			continue;
 		}
 		if (leafn_said)
@@ -2049,6 +2212,29 @@ static bool dir_bestfree_said(const struct fs_finding *f, void *priv)
 }
 
 /*
+ * A "." naming another inode, in a block the verifier refuses: the
+ * reference's phase 3 does not read the block, its phase 4 says it
+ * (raw_block in phase4.c).
+ */
+static bool dot_in_refused(const struct fs_finding *f, void *priv)
+{
+	const struct dblk_ctx *x = priv;
+
+	if (f->code != PR_DIR_BAD_DOT || !f->field ||
+	    strcmp(f->field, "inumber") || f->obj.type != OBJ_DIR ||
+	    f->obj.index >= XFS_DIR2_LEAF_OFFSET)
+		return false;
+	for (unsigned i = 0; i < x->bl->n; i++) {
+		const struct dir_dblk_state *st = &x->bl->v[i];
+
+		if (st->db == (uint32_t)(f->obj.index >>
+					 (x->g->blocklog + x->g->dirblklog)))
+			return st->verifier && !st->crc_bad;
+	}
+	return false;
+}
+
+/*
  * What the reference says of a data block with findings when it reads
  * it again after its phase 3, kept for phases 4 and 6 (struct im_dblk):
  * one its verifier refused (CRC right) is read whole in phase 4, and a
@@ -2147,6 +2333,9 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	c->dhdr.dir = ip->ino;
 	c->dhdr.hashck = IM_HASH_OK;
 	c->dhdr.sf_badino = NULLFSINO;
+	c->dhdr.late_dotdot = NULLFSINO;
+	c->dhdr.late_read = c->dhdr.late_dot = false;
+	c->dhdr.late_dotent = NULLFSINO;
 	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
 	c->leaf_unread = false;
@@ -2174,8 +2363,21 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	 * The reference knows a directory of blocks by where its mapping
 	 * ends: at the end of the first directory block (block form) or
 	 * past the first leaf block (leaf or node form).  Anything else is
-	 * no directory it can read.
+	 * no directory it can read -- but for a mapping of no extents at
+	 * all, whose end it takes to be past everything: a node directory
+	 * without a single data block, so without "." and "..".
 	 */
+	if (ip->format != XFS_DINODE_FMT_LOCAL && !del->n) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+		a.obj.ino = ip->ino;
+		rp_say(c->out, PR_RP_NO_DOT, &a);
+		if (ip->ino == fs->sb.rootino)
+			a.field = "root";
+		rp_say(c->out, PR_RP_NO_DOTDOT, &a);
+		say_ino(c, PR_RP_DIR_CONTENT_BAD, 0, 0);
+		return DV_CLEAR;
+	}
 	if (ip->format != XFS_DINODE_FMT_LOCAL && last != g->dirblkfsbs &&
 	    last < (uint64_t)dir_leaf_dablk(g) + g->dirblkfsbs) {
 		say_ino(c, PR_RP_DIR_FORM_BAD, 0, 0);
@@ -2260,6 +2462,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		struct dblk_ctx x = { g, &bl };
 
 		keep_notes(c, dir_bestfree_said, &x);
+		keep_notes(c, dot_in_refused, &x);
 	}
 	/* the leaf matched with the data: the reference's phase 6 says it */
 	if (form == DIR_FORM_BLOCK ||
@@ -2309,8 +2512,32 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			dir_forget_dots(c, NULLFSINO);
 		}
 	}
-	for (unsigned i = 0; i < bl.n; i++)
-		dir_dblk_later(c, ip, &bl.v[i], block_form);
+	for (unsigned i = 0; i < bl.n; i++) {
+		const struct dir_dblk_state *st = &bl.v[i];
+
+		dir_dblk_later(c, ip, st, block_form);
+		/*
+		 * A first block the verifier refused, read again whole in
+		 * phase 4 and 6: the ".." they find in it, for their words.
+		 */
+		if (!st->db && st->unusable && st->read && !st->crc_bad &&
+		    st->verifier && !st->w.junk) {
+			c->dhdr.late_dotdot = st->w.dotdot;
+			c->dhdr.late_dotdot_ftype = st->w.dotdot_ftype;
+			c->dhdr.late_dotdot_off = st->w.dotdot_off;
+			c->dhdr.late_read = true;
+			c->dhdr.late_dot = st->w.first == ip->ino;
+			/*
+			 * (one with bits above a 32-bit AG number the
+			 * reference cuts to one it may find in use)
+			 */
+			if (st->w.dot != NULLFSINO &&
+			    (st->w.dot >> g->agino_log) <= UINT32_MAX &&
+			    (!ino_valid(g, st->w.dot) ||
+			     sb_internal_ino(&fs->sb, st->w.dot)))
+				c->dhdr.late_dotent = st->w.dot;
+		}
+	}
 	for (size_t i = 0; i < del->n && all_bad; i++) {
 		const struct xfs_bmbt_irec *e = &del->v[i];
 
@@ -2954,6 +3181,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	walk_begin(c, &del);
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
 	nkeep = walk_end(c, &del);
+	if (!(ip.flags & XFS_DIFLAG_REALTIME))
+		nkeep = walk_meta(c, &del, nkeep);
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
@@ -2989,6 +3218,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
 			     &c->fl);
 		nkeep = walk_end(c, &ael);
+		nkeep = walk_meta(c, &ael, nkeep);
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
 		fork_first_only(c, true);
 		cut = map_cut(c, &ip, XFS_ATTR_FORK);
@@ -3075,8 +3305,19 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (suspect)
 		ch->suspect |= 1ull << bit;
 	if (attr_map_bad) {
-		/* an unusable attribute map: the reference's "would have
-		   cleared", the inode kept (and unreadable) all the same */
+		/*
+		 * An unusable attribute map: the reference's "would have
+		 * cleared", the inode kept (and unreadable) all the same --
+		 * but it reads the content first, and content it gives up
+		 * on costs the inode as it would have otherwise.
+		 */
+		if (!check_content(c, ch, bit, &ip, &del)) {
+			ch->used &= ~(1ull << bit);
+			mark_cleared(c, ch, bit);
+			goto out;
+		}
+		ch->rebuild &= ~(1ull << bit);
+		ch->revived &= ~(1ull << bit);
 		keep_cleared(c, ch, bit, ip.mode, ip.nlink);
 		goto out;
 	}
@@ -3333,6 +3574,7 @@ void phase3(struct repair *r)
 	r->imap = im_create(&r->fs->geo);
 	if (!r->imap || rp_seq_init(&p.seq, r->fs->geo.agcount))
 		rp_fatal(r, "no memory for the inode map\n");
+	p3_meta_prepare(r);
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
 		total += r->ags[agno].sum.icount;
 	prog_set(PROG_PROCESS_INODES, total);

@@ -19,10 +19,11 @@
  * order: the entries that name an inode not in use now that discovery is
  * over; the data blocks its phase 3 verifier refused, which it now reads
  * whole from its cache (struct im_dblk: their entries do not parse, or
- * their bestfree table is wrong); and a block-form directory its phase 3
- * would clear but this look keeps (im_chunk.revived), free until it is
- * reached -- its own "." names a free inode -- and then in use ("imap
- * claims in-use inode N is free").
+ * their bestfree table is wrong -- or, item by item, what each entry
+ * names, "." and ".." included: raw_block); and a block-form directory
+ * its phase 3 would clear but this look keeps (im_chunk.revived), free
+ * until it is reached -- its own "." names a free inode -- and then in
+ * use ("imap claims in-use inode N is free").
  *
  * What it leaves for phase 5: every AG of r->smap sorted.
  */
@@ -184,7 +185,197 @@ struct refs {
 	bool			shortform;
 	size_t			pos;	/* entries seen: not ".." or the
 					   "." that names the directory */
+	/* the blocks read whole below (raw_block), in file order */
+	const struct im_dblk	*raw;
+	size_t			nraw, next_raw;
+	struct fs_extents	el;	/* the data fork, to read them */
+	bool			el_ok;
+	bool			dot, dotdot;	/* seen in those blocks */
 };
+
+static void say_entry(struct refs *x, enum fs_problem code, const char *field,
+		      xfs_ino_t ino, const uint8_t *name, unsigned namelen,
+		      xfs_dablk_t dablk, uint32_t off)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+	size_t len = strnlen((const char *)name, namelen);
+	char nm[256];
+
+	/* printed as the reference does ("%*.*s"): up to a NUL, padded */
+	memset(nm, ' ', namelen - len);
+	memcpy(nm + namelen - len, name, len);
+	nm[namelen] = '\0';
+	a.obj.ino = ino;
+	a.found = x->d->dir;
+	a.s1 = nm;
+	a.v2 = dablk;
+	a.v3 = off;
+	a.field = field;
+	rp_say(x->c->out, code, &a);
+}
+
+static void say_dir(struct refs *x, enum fs_problem code, const char *field,
+		    uint64_t found)
+{
+	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+	a.obj.ino = x->d->dir;
+	a.found = found;
+	a.field = field;
+	rp_say(x->c->out, code, &a);
+}
+
+/*
+ * One entry of a block read whole, by the reference's rules for a data
+ * entry once inode discovery is over: what its inode number names (a
+ * number no directory may hold -- out of range, or one of the
+ * filesystem's own inodes -- is "invalid"), an empty name, and "." and
+ * ".." (their inode numbers are not cleared: "." is set right and ".."
+ * is a parent, corrected when it is no inode number at all), a second
+ * of either, and any other entry naming the directory itself.  A name
+ * starting with '/' is one already cleared.
+ */
+static void raw_entry(struct refs *x, xfs_dablk_t dablk, uint32_t off,
+		      const uint8_t *e, unsigned namelen)
+{
+	const struct repair *r = x->c->r;
+	xfs_ino_t dir = x->d->dir, ino = load_be64(e);
+	const uint8_t *name = e + 9;
+	bool dot = namelen == 1 && name[0] == '.';
+	bool dotdot = namelen == 2 && name[0] == '.' && name[1] == '.';
+	bool junk = name[0] == '/', clear;
+	enum fs_problem code = PR_NONE;
+
+	if (name[0] == '/') {
+		code = PR_NONE;
+	} else if (!ino_valid(&r->fs->geo, ino) ||
+		   sb_internal_ino(&r->fs->sb, ino)) {
+		code = PR_RP_DIR_REFS_BAD_INO;
+	} else {
+		enum ref_kind k = ref_kind(r, dir, ino);
+
+		if (k != REF_OK)
+			code = k == REF_FREE ? PR_RP_DIR_REFS_FREE_INO :
+			       PR_RP_DIR_REFS_NO_INO;
+	}
+	if (code != PR_NONE)
+		say_entry(x, code, "bare", ino, name, namelen, dablk, off);
+	clear = code != PR_NONE && !dot && !dotdot;
+	if (!namelen)
+		say_entry(x, PR_RP_DIR_ZERO_NAMELEN, NULL, ino, name, 0, dablk,
+			  off);
+	else if (clear)
+		say_entry(x, PR_RP_DIR_CLEAR_INUM, NULL, ino, name, namelen,
+			  dablk, off);
+	if (dotdot) {
+		xfs_ino_t root = r->fs->sb.rootino;
+
+		if (x->dotdot) {
+			say_dir(x, PR_RP_DIR_MULTI_DOTDOT, NULL, 0);
+			return;
+		}
+		x->dotdot = true;
+		if (ino == dir && dir != root) {
+			say_dir(x, PR_RP_DOTDOT_SELF, NULL, 0);
+			return;
+		}
+		if (ino != dir && dir == root) {
+			say_dir(x, PR_RP_ROOT_DOTDOT, NULL, ino);
+			ino = dir;
+		}
+		if (!junk && !ino_valid(&r->fs->geo, ino))
+			say_dir(x, PR_RP_DOTDOT_BAD_INO, NULL, ino);
+	} else if (dot) {
+		if (x->dot) {
+			say_dir(x, PR_RP_DIR_MULTI_DOT, NULL, 0);
+			return;
+		}
+		x->dot = true;
+		if (ino != dir)
+			say_dir(x, PR_DIR_BAD_DOT, "inumber", ino);
+	} else if (ino == dir) {
+		say_entry(x, PR_RP_DIR_ENTRY_SELF, NULL, dir, name, namelen,
+			  dablk, off);
+		return;
+	}
+	if (junk)
+		say_dir(x, PR_RP_DIR_CLEAR_ENTRY, NULL, 0);
+}
+
+/*
+ * A data block the verifier refused in phase 3, which the reference
+ * reads whole from its cache here and walks item by item (only when the
+ * items parse to the end: else it says "would junk block", dblk_words).
+ */
+static void raw_block(struct refs *x, const struct im_dblk *b)
+{
+	const struct fs_geom *g = &x->c->r->fs->geo;
+	struct fs_buf *bp;
+	int64_t p = sizeof(struct xfs_dir3_data_hdr), end = g->dirblksize;
+	const uint8_t *d;
+
+	if (!x->el_ok || fork_read(x->c->r->fs, &x->el, b->dablk,
+				   g->dirblkfsbs, NULL, NULL, &bp))
+		return;
+	if (bp->len < g->dirblksize) {
+		buf_release(bp);
+		return;
+	}
+	d = bp->data;
+	if (b->flags & IM_DBLK_BLOCK) {
+		const struct xfs_dir2_block_tail *t = (const void *)(d +
+			g->dirblksize - sizeof(*t));
+		int64_t tail = g->dirblksize - sizeof(*t);
+
+		end = tail - (int64_t)get_be32(t->count) *
+			     (int64_t)sizeof(struct xfs_dir2_leaf_entry);
+		if (end > tail)
+			end = tail;
+	}
+	while (p + 4 <= end) {
+		unsigned sz;
+
+		if (load_be16(d + p) == XFS_DIR2_DATA_FREE_TAG) {
+			unsigned l = load_be16(d + p + 2);
+
+			if (!l)
+				break;
+			p += l;
+			continue;
+		}
+		if (p + 9 > end)
+			break;
+		sz = dir2_data_entsize(g->has_ftype, d[p + 8]);
+		if (p + sz > end)
+			break;
+		raw_entry(x, b->dablk, (uint32_t)p, d + p, d[p + 8]);
+		p += sz;
+	}
+	buf_release(bp);
+}
+
+/* A block phase 4 reads whole: refused by the verifier, its items whole. */
+static bool dblk_raw(const struct im_dblk *b)
+{
+	return (b->flags & IM_DBLK_REREAD) && !(b->flags & IM_DBLK_JUNK);
+}
+
+/* The blocks read whole that come before file block dablk, said now. */
+static void raw_before(struct refs *x, uint64_t dablk)
+{
+	for (; x->next_raw < x->nraw && x->raw[x->next_raw].dablk < dablk;
+	     x->next_raw++)
+		if (dblk_raw(&x->raw[x->next_raw]))
+			raw_block(x, &x->raw[x->next_raw]);
+}
+
+static bool is_raw(const struct refs *x, xfs_dablk_t dablk)
+{
+	for (size_t i = 0; i < x->nraw; i++)
+		if (x->raw[i].dablk == dablk && dblk_raw(&x->raw[i]))
+			return true;
+	return false;
+}
 
 static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 		   xfs_ino_t ino, unsigned ftype, xfs_dablk_t dablk,
@@ -198,6 +389,16 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 	char nm[256];
 
 	(void)ftype;
+	raw_before(x, dablk);
+	if (is_raw(x, dablk)) {
+		/* said by raw_block: only its place among the entries */
+		if ((namelen == 2 && name[0] == '.' && name[1] == '.') ||
+		    (namelen == 1 && name[0] == '.' && ino == x->d->dir))
+			return 0;
+		if (x->pos < x->d->n)
+			x->pos++;
+		return 0;
+	}
 	if (namelen == 2 && name[0] == '.' && name[1] == '.') {
 		/* a block's ".." is checked as any entry, a header's is not */
 		if (!dotdot_in_block(x->d) || ino != x->d->dotdot)
@@ -239,9 +440,19 @@ static void dir_refs(struct p4ag *c, const struct im_dir *d)
 	const struct inomap *im = r->imap;
 	struct refs x = { .c = c, .d = d };
 	struct fs_inode ip;
-	bool bad;
+	bool bad, any_raw = false, raw0 = false;
 
-	bad = revived(r, d->dir) ||
+	/* the directory's blocks read again (sorted by file block) */
+	x.raw = im->dblks + im_dblk_first(im, d->dir);
+	while (x.raw + x.nraw < im->dblks + im->ndblks &&
+	       x.raw[x.nraw].dir == d->dir) {
+		if (dblk_raw(&x.raw[x.nraw])) {
+			any_raw = true;
+			raw0 |= x.raw[x.nraw].dablk == 0;
+		}
+		x.nraw++;
+	}
+	bad = revived(r, d->dir) || any_raw ||
 	      (dotdot_in_block(d) && ref_kind(r, d->dir, d->dotdot) != REF_OK);
 	for (size_t k = 0; k < d->n && !bad; k++)
 		bad = ref_kind(r, d->dir,
@@ -250,7 +461,15 @@ static void dir_refs(struct p4ag *c, const struct im_dir *d)
 	if (!bad || inode_read(r->fs, d->dir, &ip, NULL))
 		return;
 	x.shortform = ip.format == XFS_DINODE_FMT_LOCAL;
+	extents_init(&x.el);
+	x.el_ok = any_raw && !x.shortform &&
+		  !fork_extents(r->fs, &ip, XFS_DATA_FORK, &x.el, NULL, NULL,
+				NULL);
+	/* "." and ".." are in the first block: seen unless it is read here */
+	x.dot = x.dotdot = !raw0;
 	dir_iterate_pos(r->fs, &ip, NULL, refs_cb, &x, NULL);
+	raw_before(&x, UINT64_MAX);
+	extents_free(&x.el);
 	inode_release(&ip);
 }
 

@@ -12,7 +12,9 @@
  * held to the directory and its parent, a ".." naming an inode not in
  * use is junked, a "." naming another inode is an entry like any other
  * (the reference knows "." by the inode it names) and the directory
- * would get a new ".".  A directory of blocks that loses an entry
+ * would get a new ".".  (A first block phase 3 could not use is read
+ * again here: the ".." in it is such an entry too.)
+ * A directory of blocks that loses an entry
  * would be rebuilt, and one whose block or leaf index names an entry
  * junked for its inode has a bad hash table.  The data blocks phase 3
  * found damaged are read again as the reference reads them (struct
@@ -57,6 +59,7 @@ struct p6_prob {
 	uint64_t	expected;	/* the ".." a subdirectory has */
 	uint64_t	ftype_found, ftype_want;
 	bool		dotdot;		/* the problem is the ".." entry */
+	bool		dot;		/* ... or a "." naming no inode */
 };
 
 struct p6 {
@@ -153,19 +156,26 @@ static void check_dot_ftype(struct p6 *p, size_t pos, xfs_ino_t target,
  */
 static void check_dotdot(struct p6 *p, const struct im_dir *d, size_t pos)
 {
+	xfs_ino_t dd = d->dotdot;
+	uint8_t ft = d->dotdot_ftype;
 	struct im_chunk *ch;
 	unsigned bit;
 
-	if (!dotdot_in_block(d))
+	/* a first block phase 3 could not use: the ".." read again in it */
+	if ((dd == 0 || dd == NULLFSINO) && d->late_dotdot != NULLFSINO) {
+		dd = d->late_dotdot;
+		ft = d->late_dotdot_ftype;
+	} else if (!dotdot_in_block(d)) {
 		return;
-	ch = im_find(p->r->imap, d->dotdot, &bit);
+	}
+	ch = im_find(p->r->imap, dd, &bit);
 	if (!in_use(ch, bit)) {
-		add_prob(p, pos, d->dotdot, ch ? PR_RP_DIR_ENTRY_BAD_INO :
+		add_prob(p, pos, dd, ch ? PR_RP_DIR_ENTRY_BAD_INO :
 			 PR_RP_DIR_ENTRY_NO_INO, 0);
 		p->probs[p->nprobs - 1].dotdot = true;
 		return;
 	}
-	check_dot_ftype(p, pos, d->dotdot, d->dotdot_ftype);
+	check_dot_ftype(p, pos, dd, ft);
 }
 
 /* An inode the reference's libxfs cannot read (phase3.c says which). */
@@ -352,7 +362,7 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 		} else {
 			a.found = dir;
 			a.expected = x->expected;
-			a.s1 = x->dotdot ? ".." : n.name[i];
+			a.s1 = x->dotdot ? ".." : x->dot ? "." : n.name[i];
 			if (shortform)
 				a.field = "shortform";
 		}
@@ -495,6 +505,17 @@ static void walk(struct p6 *p)
 		find_unread(p, d, &u);
 		if (!u.dot)
 			check_dot_ftype(p, 0, dir, d->dot_ftype);
+		/* a "." read again that names no inode: junked as an entry */
+		if (d->late_dotent != NULLFSINO) {
+			struct im_chunk *lch;
+			unsigned lbit;
+
+			lch = im_find(r->imap, d->late_dotent, &lbit);
+			add_prob(p, 0, d->late_dotent, lch ?
+				 PR_RP_DIR_ENTRY_BAD_INO :
+				 PR_RP_DIR_ENTRY_NO_INO, 0);
+			p->probs[p->nprobs - 1].dot = true;
+		}
 		for (size_t k = 0; k < d->n; k++) {
 			const struct im_edge *e = &r->imap->edges.v[d->first + k];
 			struct im_chunk *ch;
@@ -518,6 +539,12 @@ static void walk(struct p6 *p)
 				p->probs[p->nprobs - 1].ftype_want =
 					ch->ftype[bit];
 			}
+			/*
+			 * Another name for the directory itself: the reference
+			 * knows "." by the inode it names, and counted it.
+			 */
+			if (e->child == dir)
+				continue;
 			if (!((ch->isdir >> bit) & 1)) {
 				ch->counted[bit]++;
 				ch->reached |= 1ull << bit;
@@ -588,7 +615,8 @@ static void walk(struct p6 *p)
 		 * above).
 		 */
 		if ((d->dotdot_ftype != IM_FT_NONE &&
-		     d->dot_ftype == IM_FT_NONE) || u.dot)
+		     d->dot_ftype == IM_FT_NONE) || u.dot ||
+		    (d->dotdot == 0 && d->late_read && !d->late_dot))
 			add_prob(p, d->n, dir, PR_RP_DOT_CREATE, 0);
 		free(u.skip);
 		if (p->nprobs || dir_has_words(p, d))

@@ -85,6 +85,13 @@ struct rp_ag {
 	 * them lists.
 	 */
 	struct sm_list		free_bno, free_cnt;
+	/*
+	 * The AG's metadata as phase 2 found it (headers, log, btree
+	 * blocks, inode chunks; not the AGFL, which the reference counts
+	 * as free), sorted by block for phase 3, which holds each inode's
+	 * extents to it as the reference holds them to its block map.
+	 */
+	struct sm_list		meta;
 	uint64_t		nonroot_blocks;
 	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
 	bool			agf_read;
@@ -202,6 +209,12 @@ struct rp_dblk_words {
 	bool		junk;
 	bool		badbest;	/* only meaningful when !junk */
 	uint32_t	magic;		/* as the block has it */
+	/* the first ".." entry met, whatever it names (NULLFSINO: none) */
+	xfs_ino_t	dotdot;
+	uint8_t		dotdot_ftype;	/* 0 without the ftype feature */
+	uint32_t	dotdot_off;	/* its offset in the block */
+	xfs_ino_t	first;		/* the first entry's (or NULLFSINO) */
+	xfs_ino_t	dot;		/* the first "." entry's (or NULLFSINO) */
 };
 void rp_dblk_scan(const struct fs_geom *g, const uint8_t *data,
 		  bool block_form, struct rp_dblk_words *w);

@@ -81,6 +81,10 @@
 #     ("corrupt directory leafn block", "bad directory leaf magic #", the
 #     header's owner, block and UUID) and free blocks ("bad header",
 #     "entry I ... bad", "bad nused"); of two damaged blocks the lowest;
+#     the root's pointers and siblings as its walk meets them ("can't map
+#     block N", "bad directory forward block pointer", "bad hash path in
+#     directory N" for its last pointer, a middle one passed by); the
+#     leaf's bests held to the data blocks' headers ("bad tail");
 #   - directory data blocks the reference looks at again: one its phase 3
 #     verifier refused, read whole in phase 4 ("bad bestfree table ...
 #     would repair table", "corrupt block N in directory inode N" /
@@ -95,6 +99,16 @@
 #     N", its entries' inodes disconnected, "would create missing \".\""),
 #     and the leaf matched with the data ("bad hash table for directory
 #     inode N (hash value mismatch|bad stale count|no data entry)");
+#     such a block read item by item in phase 4 ("entry \"..\" at block
+#     0 offset 80 in directory inode N references invalid inode 65" --
+#     the realtime bitmap, which fails the verifier --, "bad .. entry
+#     ... was N: would correct", "points to self"), and its ".." in phase
+#     6 (its file type, junked when it names no inode);
+#   - a data fork's extent count past the format's largest, walked as no
+#     extent at all ("bad nextents N ..., would reset to 0"; a directory
+#     then has no "." or ".."), also for a flag of large extent counts
+#     the filesystem lacks; an extent over AG metadata, said in phase 3
+#     ("data fork in inode N claims metadata block B", the inode cleared);
 #   - extent counters past the largest the inode's format allows (by its
 #     own large extent counts flag): walked as none ("bad nextents N ...
 #     would reset to 0", "block 0 of inode N attribute fork is missing",
@@ -240,6 +254,18 @@ std | leaf directory's data block owner: unread in phase 6, no data entry | inod
 plain | node directory's data block owner | inode {ino:/dir_node}; dblock 0; fuzz -d dhdr.hdr.owner ones
 std | block directory's file type out of range (read as unknown) | inode {ino:/dir_block}; dblock 0; fuzz -d bu[2].filetype ones
 plain | leaf directory's leaf address past its bests: the verifier's | inode {ino:/dir_leaf}; dblock 8388608; fuzz -d lents[2].address firstbit
+plain | block directory's '..' naming the realtime bitmap: refused, kept in phase 4, its '..' read there and in phase 6 | inode {ino:/dir_block}; dblock 0; write -d bu[1].inumber 65
+std | block directory's '..' out of range: corrected in phase 4, junked in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[1].inumber middlebit
+plain | leaf directory's first block '..' naming the realtime bitmap | inode {ino:/dir_leaf}; dblock 0; write -d du[1].inumber 65
+std | node directory's data entry out of range, read item by item in phase 4 | inode {ino:/dir_node}; dblock 0; fuzz -d du[101].inumber firstbit
+std | block directory's '.' renamed '&': an entry naming its directory, '.' to phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].name middlebit
+std | block directory's '.' named NUL: printed padded | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].name zeroes
+plain | block directory's '.' out of range: junked in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].inumber middlebit
+std | node directory: root node with a right sibling | inode {ino:/dir_node}; dblock 8388608; fuzz -d nhdr.info.hdr.forw ones
+std | node directory: root's first pointer past the fork (can't map) | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[0].before ones
+std | node directory: root's last pointer astray (bad hash path) | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[9].before add
+std | node directory: a middle pointer astray, passed by | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[2].before zeroes
+plain | leaf directory's data block bestfree: the leaf's bests against it (bad tail) | inode {ino:/dir_leaf}; dblock 0; fuzz -d dhdr.bestfree[0].length add
 EOF
 # ---- attribute forks in the reference's words: a leaf block's entries
 # read in order up to the first flaw ("bad hashvalue for attribute entry",
@@ -320,6 +346,12 @@ std | bmbt leaf: a record out of order, the blocks before it claimed | inode {in
 std | bmbt leaf: its block number, nothing of the tree claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d bno firstbit
 std | extent list: a bad second offset, the first extent claimed | inode {ino:/dir_leaf}; fuzz -d u3.bmx[1].startoff lastbit
 std | extent list: an unwritten fourth extent, three claimed | inode {ino:/dir_leaf}; fuzz -d u3.bmx[3].extentflag ones
+# the walk of a data fork: its extent count, the block map it is held to
+plain | a directory's extent count past 2^31-1: no extent walked, no '.' | inode {ino:/dir_leaf}; fuzz -d core.nextents firstbit
+plain | a file's extent count past 2^31-1: reset to 0, kept | inode {ino:/file_small}; fuzz -d core.nextents firstbit
+plain | a directory marked for large extent counts without the feature | inode {ino:/dir_leaf}; fuzz -d v3.nrext64 ones
+std | an extent over an inode chunk: claims metadata in phase 3 | inode {ino:/dir_leaf}; fuzz -d u3.bmx[2].startblock sub
+std | an extent grown over AG metadata | inode {ino:/file_small}; fuzz -d u3.bmx[0].blockcount middlebit
 plain | bmbt root in the inode: bad level | inode {ino:/file_btree}; fuzz -d u3.bmbt.level ones
 plain | bmbt root in the inode: extents read as a root, level 0 | inode {ino:/file_sparse}; fuzz -d core.format lastbit
 plain | bmbt root in the inode: no records | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 0
