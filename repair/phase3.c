@@ -2343,23 +2343,6 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		last = del->v[del->n - 1].br_startoff +
 		       del->v[del->n - 1].br_blockcount;
 	/*
-	 * A map of no blocks ends nowhere: the reference takes it for a
-	 * leaf or node directory, finds no data blocks, so no "." (nor, in
-	 * the root, ".."), and clears it.
-	 */
-	if (ip->format != XFS_DINODE_FMT_LOCAL && !del->n) {
-		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
-
-		a.obj.ino = ip->ino;
-		rp_say(c->out, PR_RP_NO_DOT, &a);
-		if (ip->ino == fs->sb.rootino) {
-			a.field = "root";
-			rp_say(c->out, PR_RP_NO_DOTDOT, &a);
-		}
-		say_ino(c, PR_RP_DIR_CONTENT_BAD, 0, 0);
-		return DV_CLEAR;
-	}
-	/*
 	 * The reference knows a directory of blocks by where its mapping
 	 * ends: at the end of the first directory block (block form) or
 	 * past the first leaf block (leaf or node form).  Anything else is
