@@ -402,8 +402,8 @@ EOF
 # ("Missing reverse-mapping record")
 cat >> "$T/cases" <<'EOF'
 std | bnobt record: a start past the AG | agf 0; addr bnoroot; fuzz -d recs[3].startblock ones
-std | bnobt record: a length past the AG | agf 0; addr bnoroot; fuzz -d recs[6].blockcount ones
-std | cntbt record: a start past the AG | agf 0; addr cntroot; fuzz -d recs[6].startblock ones
+std | bnobt record: a length past the AG | agf 0; addr bnoroot; fuzz -d recs[1].blockcount ones
+std | cntbt record: a start past the AG | agf 0; addr cntroot; fuzz -d recs[1].startblock ones
 plain | cntbt record: a zero length | agf 0; addr cntroot; fuzz -d recs[2].blockcount zeroes
 plain | cntbt record: a free extent listed twice | agf 0; addr cntroot; fuzz -d recs[1].startblock add
 std | bnobt: stale records past the count, out of order and claimed twice | agf 0; addr bnoroot; fuzz -d numrecs lastbit
@@ -411,7 +411,7 @@ std | AGFL entry on a free block: claimed twice by both trees | agfl 1; fuzz -d 
 std | rmapbt leaf: a non-inode owner with an offset | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[1].offset lastbit
 std | rmapbt leaf: a non-inode owner with flags | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[3].attrfork ones
 std | rmapbt leaf: an impossible owner over btree blocks | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[2].owner ones
-std | rmapbt leaf: a start past the AG | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[144].startblock middlebit
+std | rmapbt leaf: a start past the AG | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[2].startblock middlebit
 std | rmapbt leaf: a length past the AG | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[2].blockcount ones
 std | rmapbt leaf of another kind: would rebuild, block count | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d magic middlebit
 std | refcountbt root: no UUID, would rebuild | agf 0; addr refcntroot; fuzz -d uuid middlebit

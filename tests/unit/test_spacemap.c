@@ -162,8 +162,9 @@ START_TEST(normalize_merges_right_runs)
 	sm_list_add(&l, 300, 2, INO(150), 0);
 	sm_list_add(&l, 300, 5, INO(151), 0);
 	sm_list_add(&l, 302, 3, INO(150), 2);
-	sm_normalize(&l);
+	ck_assert(!sm_normalize(&l));	/* merged and moved */
 	ck_assert_uint_eq(l.n, 9);
+	ck_assert(sm_normalize(&l));	/* canonical already: says so */
 	ck_assert(l.v[0].agbno == 10 && l.v[0].len == 2);
 	ck_assert(l.v[1].agbno == 12 && l.v[1].owner == XFS_RMAP_OWN_INOBT);
 	ck_assert(l.v[2].agbno == 100 && l.v[2].len == 8);
@@ -324,6 +325,26 @@ START_TEST(refc_diff_meets_records_by_domain_and_block)
 }
 END_TEST
 
+/* sm_normalize says whether a list was canonical as it stood. */
+START_TEST(normalize_says_whether_anything_changed)
+{
+	struct sm_list l;
+
+	sm_list_init(&l);
+	sm_list_add(&l, 10, 1, XFS_RMAP_OWN_AG, 0);
+	sm_list_add(&l, 20, 4, INO(131), 0);
+	ck_assert(sm_normalize(&l));		/* sorted, nothing to merge */
+	sm_list_add(&l, 5, 1, INO(132), 0);
+	ck_assert(!sm_normalize(&l));		/* out of order */
+	ck_assert(sm_normalize(&l));
+	sm_list_add(&l, 24, 2, INO(131), 4);	/* continues 20+4 at offset 4 */
+	ck_assert(!sm_normalize(&l));		/* merged */
+	ck_assert_uint_eq(l.n, 3);
+	ck_assert_uint_eq(l.v[2].len, 6);
+	sm_list_free(&l);
+}
+END_TEST
+
 START_TEST(lookup_finds_every_owner)
 {
 	struct spacemap *sm = sm_create(1);
@@ -394,6 +415,7 @@ int main(void)
 	tcase_add_test(tc, normalize_merges_right_runs);
 	tcase_add_test(tc, diff_names_differences);
 	tcase_add_test(tc, refcounts_of_shared_extents);
+	tcase_add_test(tc, normalize_says_whether_anything_changed);
 	tcase_add_test(tc, refc_diff_meets_records_by_domain_and_block);
 	tcase_add_test(tc, lookup_finds_every_owner);
 	tcase_add_test(tc, concurrent_adds);
