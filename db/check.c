@@ -1227,7 +1227,10 @@ static void process_dir(struct ck *c, const uint8_t *di, uint32_t dsize,
 	const struct fs_geom *g = c->g;
 	uint64_t size = load_be64(di + offsetof(struct xfs_dinode, di_size));
 	uint8_t fmt = di[offsetof(struct xfs_dinode, di_format)];
-	uint64_t last = f ? fmap_last(f) : 0;
+	/* a map every extent of which was refused is read as a leaf or node
+	 * directory with no blocks: no "." and no "..", as the reference
+	 * says, rather than a bad size */
+	uint64_t last = !f ? 0 : f->n ? fmap_last(f) : UINT64_MAX;
 	int dot = 0, dotdot = 0;
 	xfs_ino_t parent;
 	bool ext = fmt == XFS_DINODE_FMT_EXTENTS || fmt == XFS_DINODE_FMT_BTREE;
