@@ -1,7 +1,8 @@
 # tests/repair.mk: xfs_repair -n (the checking half).
 SHELL_TESTS += \
 	tests/t5000-repair-cli.sh \
-	tests/t5001-repair-hostile-images.sh
+	tests/t5001-repair-hostile-images.sh \
+	tests/t5002-repair-images-stable.sh
 
 check_PROGRAMS += tests/unit/test_spacemap
 tests_unit_test_spacemap_SOURCES = tests/unit/test_spacemap.c repair/spacemap.c

@@ -54,15 +54,25 @@ _rp_populate() {
 	for i in $(seq 1 400); do : > "$_d/dir_leaf/entry_name_$i"; done
 	for i in $(seq 1 3000); do : > "$_d/dir_node/a_longer_entry_name_$i"; done
 	mkdir -p "$_d/deep/er/still"
+	# The kernel places a file's blocks when it writes them back, and an
+	# AG whose headers are busy (being written out for the log) is passed
+	# over: left to writeback at unmount, the same files landed in other
+	# AGs from one build to the next.  So the log is emptied here, after
+	# the bulk of the metadata, and each file's data is written at once
+	# (fsync), in this order, while nothing else allocates.
+	xfs_freeze -f "$_d" && xfs_freeze -u "$_d"
 	echo nested > "$_d/deep/er/still/file"
+	sync "$_d/deep/er/still/file"
 	: > "$_d/file_empty"
 	noise 12288 1 > "$_d/file_small"
+	sync "$_d/file_small"
 	noise 4194304 2 > "$_d/file_big"
+	sync "$_d/file_big"
 	# every other block: one extent each, too many for the inode
 	_args=""
 	for i in $(seq 0 2 300); do _args="$_args -c \"pwrite -q $((i * 4096)) 4096\""; done
-	eval xfs_io -f $_args "$_d/file_btree"
-	xfs_io -f -c "pwrite -q 0 4096" -c "pwrite -q 1048576 4096" "$_d/file_sparse"
+	eval xfs_io -f $_args -c fsync "$_d/file_btree"
+	xfs_io -f -c "pwrite -q 0 4096" -c "pwrite -q 1048576 4096" -c fsync "$_d/file_sparse"
 	xfs_io -f -c "falloc 0 65536" "$_d/file_unwritten"
 	if cp --reflink=always "$_d/file_small" "$_d/file_reflink" 2>/dev/null; then :; fi
 	ln -s target "$_d/link_short"
