@@ -606,6 +606,7 @@ static int tail_from_head(struct fs_log *log, struct log_pos *pos,
 		return err;
 	pos->rec_blk = (uint32_t)r;
 	pos->rec_lsn = (xfs_lsn_t)get_be64(rh->h_lsn);
+	memcpy(&pos->rec_uuid, &rh->h_fs_uuid, sizeof(pos->rec_uuid));
 	pos->tail_lsn = (xfs_lsn_t)get_be64(rh->h_tail_lsn);
 	pos->tail_blk = lsn_block(pos->tail_lsn);
 	pos->head_cycle = get_be32(rh->h_cycle) + (wrapped ? 1 : 0);

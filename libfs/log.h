@@ -107,6 +107,7 @@ struct log_pos {
 	uint32_t	head_cycle;	/* and the cycle it gets */
 	uint32_t	rec_blk;	/* header block of the last record */
 	xfs_lsn_t	rec_lsn;	/* its LSN */
+	xfs_uuid_t	rec_uuid;	/* the filesystem UUID it names */
 	xfs_lsn_t	tail_lsn;	/* the tail LSN it records */
 	uint32_t	tail_blk;	/* first block to replay (head if clean) */
 	bool		trimmed;	/* head moved back over a torn write */

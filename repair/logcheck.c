@@ -2,7 +2,9 @@
  * The log, for phase 2 ("zero log") and the end of the run.
  *
  * What it checks: that libfs's log_find_head() finds a head and a tail
- * (the search log recovery makes), and that the log is clean.  Under -n a
+ * (the search log recovery makes), that the last record names this
+ * filesystem's UUID (a null one passes; the reference's words and its
+ * "SB :" / "log:" lines), and that the log is clean.  Under -n a
  * dirty log is reported and the check goes on; without -n the run stops
  * with exit 2 and the reference's advice, before anything else happens.
  * At the end, the highest LSN seen in metadata must be behind the log
@@ -18,6 +20,8 @@
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <uuid/uuid.h>
 #include "log.h"
 #include "repair.h"
 
@@ -70,6 +74,18 @@ void rp_check_log(struct repair *r)
 			exit(RP_EXIT_DIRTY_LOG);
 		}
 		goto out;
+	}
+	if (pos.state != LOG_STATE_ZEROED && !uuid_is_null(pos.rec_uuid.b) &&
+	    memcmp(&pos.rec_uuid, &r->fs->sb.uuid, sizeof(pos.rec_uuid))) {
+		struct rp_args u = RP_ARGS_INIT(OBJ_LOG);
+		char sb[37], lg[37];
+
+		uuid_unparse_lower(r->fs->sb.uuid.b, sb);
+		uuid_unparse_lower(pos.rec_uuid.b, lg);
+		u.flags = 0;
+		u.s1 = sb;
+		u.s2 = lg;
+		rp_say(NULL, PR_RP_LOG_UUID_MISMATCH, &u);
 	}
 	if (pos.state == LOG_STATE_ZEROED) {
 		rp_log(NULL, "totally zeroed log\n");

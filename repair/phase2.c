@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <uuid/uuid.h>
 #include "format/crc32c.h"
 #include "progress.h"
 #include "repair.h"
@@ -680,13 +681,7 @@ static void say_irec_counts(struct repair *r, xfs_agnumber_t agno,
 /* A UUID as the reference prints one (libuuid's lower-case form). */
 static void uuid_text(const xfs_uuid_t *u, char out[37])
 {
-	char *p = out;
-
-	for (unsigned i = 0; i < 16; i++) {
-		if (i == 4 || i == 6 || i == 8 || i == 10)
-			*p++ = '-';
-		p += sprintf(p, "%02x", u->b[i]);
-	}
+	uuid_unparse_lower(u->b, out);
 }
 
 /*

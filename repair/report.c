@@ -322,6 +322,8 @@ size_t rp_expand(const char *tmpl, const struct rp_args *a,
 			       a->field ? strlen(a->field) : 0);
 		else if (!strcmp(name, "s1"))
 			sb_put(&b, a->s1 ? a->s1 : "", a->s1 ? strlen(a->s1) : 0);
+		else if (!strcmp(name, "s2"))
+			sb_put(&b, a->s2 ? a->s2 : "", a->s2 ? strlen(a->s2) : 0);
 		else
 			sb_put(&b, open, (size_t)(close - open + 1));
 		tmpl = close + 1;

@@ -65,7 +65,7 @@ struct rp_args {
 	uint64_t		agbno;		/* if obj.daddr is -1 */
 	uint64_t		found, expected, v2, v3;
 	const char		*field;
-	const char		*s1;
+	const char		*s1, *s2;
 	/*
 	 * FND_* bits: which of found and expected mean something where a
 	 * finding is printed in libfs's words (and in the findings file).

@@ -3,7 +3,9 @@
 # says, word for word: the verdict on the primary ("bad primary
 # superblock - bad or unsupported version !!!") or on a copy ("bad
 # on-disk superblock 1 - ..."), the copy's other faults (unused bytes to
-# zero, sector size fields), unknown features, and what follows (the
+# zero, sector size fields), unknown features, a log whose last record
+# names another UUID ("* ERROR: mismatched uuid in log", both UUIDs,
+# in phase 2), and what follows (the
 # search for a secondary, the reset and skipped AG).  For each damage
 # (made by the reference xfs_db), the lines of both tools that speak of
 # superblocks are compared in order; the reference's verifier notices
@@ -14,7 +16,26 @@
 
 rp_need "$XK_REPAIR"
 
-words='^(bad primary superblock|couldn.t verify primary|attempting to find|found candidate|verified secondary|unable to verify|Sorry, could not find|would write modified primary|bad on-disk superblock|primary/secondary superblock|would zero unused portion|bad log/data device sector size|bad stripe unit/width|Superblock has unknown compat|Using a more recent xfs_repair|Found unsupported filesystem|would reset bad sb|bad uncorrected agheader|root inode chunk not found)'
+words='^(bad primary superblock|couldn.t verify primary|attempting to find|found candidate|verified secondary|unable to verify|Sorry, could not find|would write modified primary|bad on-disk superblock|primary/secondary superblock|would zero unused portion|bad log/data device sector size|bad stripe unit/width|Superblock has unknown compat|Using a more recent xfs_repair|Found unsupported filesystem|would reset bad sb|bad uncorrected agheader|root inode chunk not found|\* ERROR: mismatched uuid in log|\* +(SB|log) *: )'
+
+# The reference checks AG headers on several threads: a run of "bad
+# uncorrected agheader N" lines comes in any AG order.  Put each run in
+# AG order.
+ag_order() {
+	awk 'function flush(  i, j, t) {
+		for (i = 2; i <= n; i++)
+			for (j = i; j > 1 && k[j - 1] > k[j]; j--) {
+				t = k[j]; k[j] = k[j - 1]; k[j - 1] = t
+				t = l[j]; l[j] = l[j - 1]; l[j - 1] = t
+			}
+		for (i = 1; i <= n; i++)
+			print l[i]
+		n = 0
+	     }
+	     /^bad uncorrected agheader [0-9]+,/ { n++; k[n] = $4 + 0; l[n] = $0; next }
+	     { flush(); print }
+	     END { flush() }'
+}
 
 # IMAGE | WHAT | XFS_DB COMMANDS (separated by ;)
 cat > "$T/cases" <<'EOF'
@@ -28,6 +49,8 @@ std | primary: log stripe unit too large | sb 0; fuzz -d logsunit ones
 std | primary: stripe width without the stripe bit | sb 0; fuzz -d width lastbit
 std | primary: log sector size without the sector bit | sb 0; fuzz -d logsectsize ones
 std | primary: unknown compat feature | sb 0; write -d features_compat 1
+std | primary: a new UUID, the log's record names the old one | sb 0; fuzz -d uuid lastbit
+extlog | primary: a new UUID, the external log names the old one | sb 0; fuzz -d uuid firstbit
 std | primary: unknown incompat features | sb 0; fuzz -d features_incompat ones
 std | copy: ALIGN cleared | sb 1; fuzz -d versionnum middlebit
 std | copy: version 4 | sb 1; fuzz -d versionnum lastbit
@@ -58,9 +81,11 @@ while IFS='|' read -r image what cmds; do
 	"$REF_DB" -x "$@" "$img" > "$T/db.out" 2>&1
 	devs=$(rp_devargs "$img")
 	# shellcheck disable=SC2086
-	"$REF_REPAIR" -n $devs "$img" 2>&1 | sed 's/^\.*//' | grep -E "$words" > "$T/ref"
+	"$REF_REPAIR" -n $devs "$img" 2>&1 | sed 's/^\.*//' | grep -E "$words" |
+		ag_order > "$T/ref"
 	# shellcheck disable=SC2086
-	"$XK_REPAIR" -n $devs "$img" 2>&1 | sed 's/^\.*//' | grep -E "$words" > "$T/ours"
+	"$XK_REPAIR" -n $devs "$img" 2>&1 | sed 's/^\.*//' | grep -E "$words" |
+		ag_order > "$T/ours"
 	if [ -s "$T/ref" ] && cmp -s "$T/ref" "$T/ours"; then
 		ok "$what: $(head -1 "$T/ref")"
 	else
