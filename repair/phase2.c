@@ -538,77 +538,109 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * An AG btree's root read as the reference reads it at the height its AG
+ * header gives: as a block of level levels - 1 (a signed number: levels
+ * 0 gives -1).  NULL when the root lies outside the AG, cannot be read,
+ * is of another kind or sits at that height already; else the buffer,
+ * with *want, *level and *numrecs from the block, and a->obj naming it.
+ */
+static struct fs_buf *root_at_hdr_level(struct repair *r,
+					xfs_agnumber_t agno,
+					const struct btree_root *root,
+					struct rp_args *a, int64_t *want,
+					unsigned *level, unsigned *numrecs)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *ops = root->ops;
+	struct fs_buf *bp;
+	const uint8_t *d;
+
+	if (!ag_extent_ok(g, agno, root->root, 1) ||
+	    fs_read_agblocks(r->fs, agno, root->root, 1, ops->buf_ops, NULL,
+			     &bp))
+		return NULL;
+	d = bp->data;
+	*want = (int64_t)(int32_t)root->levels - 1;
+	*level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
+	*numrecs = load_be16(d + offsetof(struct xfs_btree_sblock,
+					  bb_numrecs));
+	if (load_be32(d) != ops->magic || (int64_t)*level == *want) {
+		buf_release(bp);
+		return NULL;
+	}
+	a->obj = OBJREF_INIT(ops->objtype);
+	a->obj.agno = agno;
+	a->obj.daddr = agb_to_daddr(g, agno, root->root);
+	return bp;
+}
+
+/*
+ * A root read as a node at the wrong height: its first pointer, when the
+ * AG does not hold it, ends the walk ("bad btree pointer", the tree
+ * named by what).  A pointer the AG holds would lead on; the reference's
+ * walk is not followed there.
+ */
+static void say_first_ptr_outside(struct repair *r, xfs_agnumber_t agno,
+				  struct rp_out *o, const struct btree_ops *ops,
+				  const struct fs_buf *bp, unsigned numrecs,
+				  struct rp_args *a, const char *what)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	unsigned maxr = btree_maxrecs(g, ops, false);
+	uint32_t ptr;
+
+	if (!numrecs)
+		return;
+	ptr = load_be32((const uint8_t *)bp->data + btree_hdr_len(ops) +
+			(size_t)maxr * ops->key_len);
+	if (ag_extent_ok(g, agno, ptr, 1))
+		return;
+	a->field = NULL;
+	a->s1 = what;
+	a->flags = FND_FOUND;
+	a->found = ptr;
+	rp_say(o, PR_RP_BT_BAD_PTR, a);
+}
+
+/*
  * An inode btree root read at the height an out-of-range AGI level gives
- * (levels 0, or more than the tree can have): the reference reads the
- * root as a block of level levels - 1 (a signed number: 0 gives -1) and
- * says "expected level"; a root its verifier passes it then reads as a
- * node, and its first pointer the AG does not hold ends the walk ("bad
- * btree pointer").  Either way the inode btrees are not trusted.  (A
- * pointer the AG holds would lead on; that is not followed.)
+ * (levels 0, or more than the tree can have; root_at_hdr_level()): the
+ * reference says "expected level"; a root its verifier passes it then
+ * reads as a node (say_first_ptr_outside()).  Either way the inode
+ * btrees are not trusted.
  */
 static void say_ino_root_at_agi_level(struct repair *r, xfs_agnumber_t agno,
 				      struct rp_out *o, enum btree_type type)
 {
 	const struct fs_geom *g = &r->fs->geo;
 	struct btree_root root;
-	const struct btree_ops *ops;
 	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
 	struct fs_buf *bp;
 	struct fs_agi agi;
-	const uint8_t *d;
 	int64_t want;
-	unsigned level, numrecs, maxr;
-	bool corrupt;
+	unsigned level, numrecs;
 
 	if (r->ags[agno].hdr_bad || ag_read_agi(r->fs, agno, NULL, &bp, &agi))
 		return;
 	buf_release(bp);
 	agi_btree_root(&agi, agno, type, &root);
-	ops = root.ops;
-	if ((root.levels >= 1 && root.levels <= btree_maxlevels(g, ops)) ||
-	    !ag_extent_ok(g, agno, root.root, 1) ||
-	    fs_read_agblocks(r->fs, agno, root.root, 1, ops->buf_ops, NULL,
-			     &bp))
+	if (root.levels >= 1 && root.levels <= btree_maxlevels(g, root.ops))
 		return;
-	d = bp->data;
-	corrupt = buf_corrupt(bp);
-	want = (int64_t)(int32_t)root.levels - 1;
-	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
-	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock,
-					       bb_numrecs));
-	if (load_be32(d) != ops->magic || level == want) {
-		buf_release(bp);
+	bp = root_at_hdr_level(r, agno, &root, &a, &want, &level, &numrecs);
+	if (!bp)
 		return;
-	}
-	a.obj = OBJREF_INIT(ops->objtype);
-	a.obj.agno = agno;
-	a.obj.daddr = agb_to_daddr(g, agno, root.root);
 	a.s1 = type == BT_FINO ? "finobt" : "inobt";
 	a.field = "ag level";
 	a.expected = (uint64_t)want;
 	a.found = level;
 	rp_say(o, PR_BTREE_BAD_LEVEL, &a);
 	__atomic_store_n(&r->bad_ino_btree, true, __ATOMIC_RELAXED);
-	if (corrupt || want == 0) {
-		buf_release(bp);
-		return;
-	}
-	maxr = btree_maxrecs(g, ops, false);
-	if (numrecs > maxr)
-		numrecs = maxr;
-	for (unsigned i = 0; i < numrecs; i++) {
-		const uint8_t *pp = d + btree_hdr_len(ops) +
-				    (size_t)maxr * ops->key_len + (size_t)i * 4;
-		uint32_t ptr = load_be32(pp);
+	if (!buf_corrupt(bp) && want != 0) {
+		unsigned maxr = btree_maxrecs(g, root.ops, false);
 
-		if (ptr != 0 && ag_extent_ok(g, agno, ptr, 1))
-			break;	/* (the reference reads on: not followed) */
-		a.field = NULL;
-		a.s1 = type == BT_FINO ? "fino" : "ino";
-		a.flags = FND_FOUND;
-		a.found = ptr;
-		rp_say(o, PR_RP_BT_BAD_PTR, &a);
-		break;
+		say_first_ptr_outside(r, agno, o, root.ops, bp,
+				      numrecs < maxr ? numrecs : maxr, &a,
+				      type == BT_FINO ? "fino" : "ino");
 	}
 	buf_release(bp);
 }
@@ -849,73 +881,37 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
 {
 	const struct fs_geom *g = &r->fs->geo;
 	struct btree_root root;
-	const struct btree_ops *ops;
 	struct rp_args a = RP_ARGS_INIT(OBJ_NONE);
 	struct fs_buf *bp;
 	struct fs_agf agf;
-	const uint8_t *d;
 	int64_t want;
-	unsigned level, numrecs, maxr, maxl;
-	bool levels_ok, corrupt;
+	unsigned level, numrecs, maxr;
 
 	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
 		return;
 	buf_release(bp);
 	agf_btree_root(&agf, agno, type, &root);
-	ops = root.ops;
-	maxl = btree_maxlevels(g, ops);
-	if (!ag_extent_ok(g, agno, root.root, 1))
+	bp = root_at_hdr_level(r, agno, &root, &a, &want, &level, &numrecs);
+	if (!bp)
 		return;
-	levels_ok = root.levels >= 1 && root.levels <= maxl;
-	want = (int64_t)(int32_t)root.levels - 1;
-	if (fs_read_agblocks(r->fs, agno, root.root, 1, ops->buf_ops, NULL,
-			     &bp))
-		return;
-	d = bp->data;
-	corrupt = buf_corrupt(bp);
-	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
-	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock,
-					       bb_numrecs));
-	if (load_be32(d) != ops->magic || level == want) {
-		buf_release(bp);
-		return;
-	}
-	a.obj = OBJREF_INIT(ops->objtype);
-	a.obj.agno = agno;
-	a.obj.daddr = agb_to_daddr(g, agno, root.root);
 	a.s1 = type == BT_BNO ? "btbno" : "btcnt";
-	if (!levels_ok) {
+	if (root.levels < 1 || root.levels > btree_maxlevels(g, root.ops)) {
 		a.field = "ag level";
 		a.expected = (uint64_t)want;
 		a.found = level;
 		rp_say(o, PR_BTREE_BAD_LEVEL, &a);
 	}
-	if (corrupt || want == 0 || level != 0) {
-		buf_release(bp);
-		return;
-	}
-	maxr = btree_maxrecs(g, ops, false);
-	a.field = "ag numrecs";
-	a.expected = maxr;
-	a.found = numrecs;
-	a.v2 = btree_minrecs(g, ops, false);
-	a.v3 = maxr;
-	rp_say(o, PR_BTREE_BAD_NUMRECS, &a);
-	if (numrecs > maxr)
-		numrecs = maxr;
-	for (unsigned i = 0; i < numrecs; i++) {
-		const uint8_t *pp = d + btree_hdr_len(ops) +
-				    (size_t)maxr * ops->key_len + (size_t)i * 4;
-		uint32_t ptr = load_be32(pp);
-
-		if (ag_extent_ok(g, agno, ptr, 1))
-			break;	/* (the reference reads on: not followed) */
-		a.field = NULL;
-		a.s1 = type == BT_BNO ? "bno" : "cnt";
-		a.flags = FND_FOUND;
-		a.found = ptr;
-		rp_say(o, PR_RP_BT_BAD_PTR, &a);
-		break;
+	if (!buf_corrupt(bp) && want != 0 && level == 0) {
+		maxr = btree_maxrecs(g, root.ops, false);
+		a.field = "ag numrecs";
+		a.expected = maxr;
+		a.found = numrecs;
+		a.v2 = btree_minrecs(g, root.ops, false);
+		a.v3 = maxr;
+		rp_say(o, PR_BTREE_BAD_NUMRECS, &a);
+		say_first_ptr_outside(r, agno, o, root.ops, bp,
+				      numrecs < maxr ? numrecs : maxr, &a,
+				      type == BT_BNO ? "bno" : "cnt");
 	}
 	buf_release(bp);
 }
