@@ -578,7 +578,8 @@ static struct fs_buf *root_at_hdr_level(struct repair *r,
  * A root read as a node at the wrong height: its first pointer, when the
  * AG does not hold it, ends the walk ("bad btree pointer", the tree
  * named by what).  A pointer the AG holds would lead on; the reference's
- * walk is not followed there.
+ * walk is not followed there.  Only whether the block has records
+ * matters: the first pointer sits at the same place whatever the count.
  */
 static void say_first_ptr_outside(struct repair *r, xfs_agnumber_t agno,
 				  struct rp_out *o, const struct btree_ops *ops,
@@ -635,13 +636,9 @@ static void say_ino_root_at_agi_level(struct repair *r, xfs_agnumber_t agno,
 	a.found = level;
 	rp_say(o, PR_BTREE_BAD_LEVEL, &a);
 	__atomic_store_n(&r->bad_ino_btree, true, __ATOMIC_RELAXED);
-	if (!buf_corrupt(bp) && want != 0) {
-		unsigned maxr = btree_maxrecs(g, root.ops, false);
-
-		say_first_ptr_outside(r, agno, o, root.ops, bp,
-				      numrecs < maxr ? numrecs : maxr, &a,
+	if (!buf_corrupt(bp) && want != 0)
+		say_first_ptr_outside(r, agno, o, root.ops, bp, numrecs, &a,
 				      type == BT_FINO ? "fino" : "ino");
-	}
 	buf_release(bp);
 }
 
@@ -909,8 +906,7 @@ static void say_root_at_agf_level(struct repair *r, xfs_agnumber_t agno,
 		a.v2 = btree_minrecs(g, root.ops, false);
 		a.v3 = maxr;
 		rp_say(o, PR_BTREE_BAD_NUMRECS, &a);
-		say_first_ptr_outside(r, agno, o, root.ops, bp,
-				      numrecs < maxr ? numrecs : maxr, &a,
+		say_first_ptr_outside(r, agno, o, root.ops, bp, numrecs, &a,
 				      type == BT_BNO ? "bno" : "cnt");
 	}
 	buf_release(bp);
