@@ -46,6 +46,11 @@
 #     0x7f, which it prints sign-extended ("0xffffff83"); a file type out
 #     of range ("bad inode type 0110000"), a size below zero ("bad
 #     (negative) size"), a device's extent counter ("bad nextents");
+#   - a free inode (the inobt says so; on std 149 to 191 are): its
+#     core's checksum, magic number, version, next_unlinked, then its
+#     number and UUID ("would have cleared inode N"), the flags its first
+#     look says, and the kernel's verifier ("free inode N contains
+#     errors, would correct");
 #   - a directory entry's file type past the last one, which the reference
 #     reads as unknown ("would fix ftype mismatch (0/1)") in every form;
 #   - a short-form directory the reference keeps and its library cannot
@@ -438,6 +443,14 @@ std | AGF UUID printed | agf 0; fuzz -d uuid ones
 plain | bnobt root on a data block: a bad checksum first | agf 1; fuzz -d bnoroot add
 std | rmapbt root: a first key past the AG, its child's records missed by lookups | agf 0; addr rmaproot; fuzz -d keys[1].startblock sub
 std | rmapbt root: a second key's offset raised, one record missed | agf 0; addr rmaproot; fuzz -d keys[2].offset middlebit
+std | a free inode's magic number: "free inode N contains errors" | inode 160; write -d core.magic 0
+std | a free inode's version, its CRC left stale | inode 160; write -d core.version 1
+std | a free inode's UUID: cleared | inode 170; fuzz -d v3.uuid ones
+std | a free inode's number: cleared | inode 150; fuzz -d v3.inumber add
+std | a free inode's next_unlinked naming no inode | inode 160; write -d next_unlinked 99999999
+std | a free inode's realtime flag: the first look's words only | inode 160; write -d core.flags 0x1
+std | a free inode's CoW hint flag: the kernel's verifier | inode 160; write -d v3.flags2 0x4
+std | a free inode's attribute fork format | inode 160; fuzz -d core.aformat ones
 EOF
 sed -i '/^#/d' "$T/cases"
 # CASES=REGEX runs only the cases whose line matches (when chasing one)
