@@ -819,6 +819,43 @@ static const char *refc_count_field(const struct fs_finding *f)
 }
 
 /*
+ * A refcountbt record outside the AG: the reference says its start ("invalid
+ * start block": before the first block past the headers, or past the AG's
+ * end, CoW bit aside) or else its length (empty, too long, or leaving the
+ * AG), and takes nothing else of the record -- no count, no order against
+ * its neighbours.  ag_check() reports the extent (expected: the start,
+ * found: the length); the other findings on the same record go.
+ */
+static void refc_extent_words(const struct fs_geom *g, xfs_agnumber_t agno,
+			      struct fs_finding *f)
+{
+	uint64_t start = f->expected;
+
+	if (start < ag_first_block(g) || start >= geom_ag_blocks(g, agno)) {
+		f->field = "bad start";
+		f->found = start;
+	} else {
+		f->field = "bad length";
+	}
+}
+
+static bool refc_rec_refused(const struct fs_findings *fl,
+			     const struct fs_finding *f)
+{
+	if (f->obj.type != OBJ_REFCBT || f->code == PR_REFC_BAD_EXTENT)
+		return false;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *x = &fl->v[i];
+
+		if (x->code == PR_REFC_BAD_EXTENT &&
+		    x->obj.type == OBJ_REFCBT && x->obj.daddr == f->obj.daddr &&
+		    x->obj.index == f->obj.index)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Did our walk of one AG btree take the records the reference's takes,
  * no more, no fewer?  It did where every block it passed over is one the
  * reference reads no records from either: a root the AGF puts outside
@@ -1525,6 +1562,10 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		} else if (f->code == PR_AGF_BTREEBLKS_MISMATCH &&
 			   btreeblks_as_reference(r, ag)) {
 			continue;	/* check_free_counts() counts it */
+		} else if (refc_rec_refused(fl, f)) {
+			continue;
+		} else if (f->code == PR_REFC_BAD_EXTENT) {
+			refc_extent_words(&r->fs->geo, agno, f);
 		} else if (f->code == PR_REFC_BAD_REFCOUNT) {
 			f->field = refc_count_field(f);
 		} else if (f->code == PR_CNTBT_MISSING_EXTENT ||
