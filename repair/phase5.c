@@ -85,6 +85,18 @@ static bool owner_suspect(const struct repair *r, uint64_t owner)
 	       ((__atomic_load_n(&ch->suspect, __ATOMIC_RELAXED) >> bit) & 1);
 }
 
+/* An inode the reference clears before it counts its blocks (phase 4). */
+static bool uncounted(uint64_t owner, void *priv)
+{
+	const struct repair *r = priv;
+	const struct im_chunk *ch;
+	unsigned bit;
+
+	ch = im_find(r->imap, owner, &bit);
+	return ch && ((__atomic_load_n(&ch->uncounted, __ATOMIC_RELAXED) >>
+		       bit) & 1);
+}
+
 /* Does an on-disk reverse mapping of a suspect inode cover part of this? */
 static bool touches_suspect(struct p5ag *c, uint32_t agbno, uint32_t len)
 {
@@ -577,6 +589,8 @@ static void check_rmaps_by_lookup(struct p5ag *c, const struct sm_list *obs)
 		/* the reference's lookups of AG metadata fail nowhere we saw */
 		if (!sm_inode_owner(x->owner))
 			continue;
+		if (uncounted(x->owner, c->r))
+			continue;	/* cleared: it has no mappings */
 		l.q_start = x->agbno;
 		l.q_owner = x->owner;
 		l.q_off = sm_inode_owner(x->owner) ? sm_fileoff(x) : 0;
@@ -653,8 +667,8 @@ static void check_reflink_flags(struct p5ag *c, const struct sm_refc_list *rl)
 		struct im_chunk *ch;
 		unsigned bit;
 
-		if (!sm_is_data(x) || !sm_refc_find(rl, x->agbno, x->len,
-						    NULL, NULL))
+		if (!sm_is_data(x) || uncounted(x->owner, r) ||
+		    !sm_refc_find(rl, x->agbno, x->len, NULL, NULL))
 			continue;
 		ch = im_find(r->imap, x->owner, &bit);
 		if (!ch || ((ch->reflink >> bit) & 1) ||
@@ -919,7 +933,8 @@ static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 		compare_space(&c);
 		break;
 	case P5_FLAGS:
-		if (refc && !sm_derive_refcounts(r->smap, agno, &p->obs[agno]))
+		if (refc && !sm_derive_refcounts(r->smap, agno, uncounted, r,
+						 &p->obs[agno]))
 			p->obs_ok[agno] = true;
 		if (p->obs_ok[agno])
 			check_reflink_flags(&c, &p->obs[agno]);

@@ -582,6 +582,7 @@ static int sweep_to(struct u64heap *h, uint32_t *pos, uint64_t to,
 }
 
 int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
+			bool (*skip)(uint64_t owner, void *priv), void *priv,
 			struct sm_refc_list *out)
 {
 	const struct sm_ag *ag = &sm->ags[agno];
@@ -597,7 +598,7 @@ int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 			err = sm_refc_add(out, r->agbno, r->len, 1, true);
 			continue;
 		}
-		if (!sm_is_data(r))
+		if (!sm_is_data(r) || (skip && skip(r->owner, priv)))
 			continue;
 		err = sweep_to(&h, &pos, r->agbno, out);
 		if (!err)

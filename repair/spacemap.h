@@ -186,8 +186,10 @@ void sm_refc_normalize(struct sm_refc_list *l);
  * What the refcountbt of a sorted AG should hold: every block claimed by
  * two or more data fork extents, with the number of claims, and every
  * OWN_COW extent with count 1 in the CoW domain.  Canonical form.
+ * skip (if any) leaves out the data extents of the owners it names.
  */
 int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
+			bool (*skip)(uint64_t owner, void *priv), void *priv,
 			struct sm_refc_list *out);
 /*
  * The shared-domain records of a normalized list (sm_refc_normalize; its

@@ -240,7 +240,7 @@ START_TEST(refcounts_of_shared_extents)
 	sm_add(sm, 0, 200, 3, INO(134), 0);	/* attr vs data: not sharing */
 	sm_add(sm, 0, 300, 4, XFS_RMAP_OWN_COW, 0);
 	sm_sort(sm, 0);
-	ck_assert_int_eq(sm_derive_refcounts(sm, 0, &l), 0);
+	ck_assert_int_eq(sm_derive_refcounts(sm, 0, NULL, NULL, &l), 0);
 	ck_assert_uint_eq(l.n, 4);
 	ck_assert(l.v[0].agbno == 105 && l.v[0].len == 3 && l.v[0].refcount == 2);
 	ck_assert(l.v[1].agbno == 108 && l.v[1].len == 1 && l.v[1].refcount == 3);
@@ -299,7 +299,7 @@ START_TEST(refc_find_visits_overlapping_records)
 		       claims[i].owner < XFS_RMAP_OWN_MIN ?
 		       INO(claims[i].owner) : claims[i].owner, 0);
 	sm_sort(sm, 0);
-	ck_assert_int_eq(sm_derive_refcounts(sm, 0, &l), 0);
+	ck_assert_int_eq(sm_derive_refcounts(sm, 0, NULL, NULL, &l), 0);
 	/* 12-13 x2, 14 x3, 140-149 x2, 520-529 x2, CoW 300-303 */
 	ck_assert_uint_eq(l.n, 5);
 	ck_assert(l.v[0].agbno == 12 && l.v[0].len == 2 && l.v[0].refcount == 2);
