@@ -16,9 +16,13 @@
  *     metadata owners are ag_check()'s, in phase 2);
  *   - neither tree where phase 2 found one the reference would rebuild
  *     rather than compare ("would rebuild corrupt rmap btrees.");
- *   - the refcountbt: the reference counts the shared data extents imply,
- *     and CoW staging extents (which a clean filesystem has none of),
- *     against the on-disk records.
+ *   - the reflink flag of every file whose data shares blocks;
+ *   - the refcountbt: each reference count the shared data extents imply
+ *     looked up in the tree as the reference looks it up
+ *     (check_refcounts_by_lookup), and CoW staging extents (which a clean
+ *     filesystem has none of) said as leftovers.
+ * As the reference, every AG's free space and rmaps come first, then
+ * every AG's reflink flags, then every AG's reference counts.
  * A comparison is only made when everything it depends on was read
  * (headers usable, trees walked).
  *
