@@ -1363,6 +1363,50 @@ static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * The AGF's refcountbt block count where the reference reads no block of
+ * the tree: a root inside the AG that it refuses (taken_refc_root) --
+ * of another kind, or at a level its verifier refuses.  It counts no
+ * block then ("bad refcountbt block count 0, saw N"); ag_check(), whose
+ * walk passed the root over, held no count against the AGF.
+ */
+static void check_refc_blocks(struct repair *r, xfs_agnumber_t agno,
+			      struct rp_out *o, const struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct rp_args a = RP_ARGS_INIT(OBJ_AGF);
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (!r->fs->geo.has_reflink || ag->hdr_bad || !ag->agf_read ||
+	    ag->taken_refc_root != NULLAGBLOCK || !ag->sum.refc.skipped)
+		return;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if ((f->code == PR_AGF_BAD_ROOT || f->code == PR_AGF_BAD_LEVEL ||
+		     f->code == PR_AGF_BAD_COUNTERS) && f->field &&
+		    (!strcmp(f->field, "refcntroot") ||
+		     !strcmp(f->field, "refcntlevel") ||
+		     !strcmp(f->field, "refcntblocks")))
+			return;
+	}
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, BT_REFC, &root);
+	if (!ag_extent_ok(&r->fs->geo, agno, root.root, 1) ||
+	    !agf.refcount_blocks)
+		return;
+	a.obj.agno = agno;
+	a.obj.daddr = ag_sector_daddr(&r->fs->geo, agno, XFS_AGF_SECTOR);
+	a.field = "refcntblocks";
+	a.expected = 0;
+	a.found = agf.refcount_blocks;
+	rp_say(o, PR_AGF_REFC_BLOCKS_MISMATCH, &a);
+}
+
+/*
  * finobt records whose holes cover blocks the inobt's chunks hold
  * inodes in: the reference says each such block ("sparse inode chunk
  * claims inode block, finobt block") and checks nothing else of the
@@ -1576,6 +1620,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	}
 	findings_truncate(fl, j);
 	check_rmap_blocks(r, agno, o, fl);
+	check_refc_blocks(r, agno, o, fl);
 	for (size_t i = 0; i < fl->n; i++) {
 		enum fs_objtype t = fl->v[i].obj.type;
 
@@ -1739,11 +1784,15 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
 	note_refused_leaves(r, agno, &fl);
 	ag->taken_root[0] = ag->taken_root[1] = NULLAGBLOCK;
+	ag->taken_refc_root = NULLAGBLOCK;
 	if (ag->sum.agf_ok) {
 		unsigned level;
 
 		ag->taken_root[0] = root_taken(r, agno, BT_BNO, &level);
 		ag->taken_root[1] = root_taken(r, agno, BT_CNT, &level);
+		if (r->fs->geo.has_reflink)
+			ag->taken_refc_root = root_taken(r, agno, BT_REFC,
+							 &level);
 		ag->bno_as_ref = tree_as_reference(r, agno, BT_BNO, OBJ_BNOBT,
 						   &ag->sum.bno, &fl);
 		ag->cnt_as_ref = tree_as_reference(r, agno, BT_CNT, OBJ_CNTBT,

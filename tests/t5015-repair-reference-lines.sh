@@ -445,7 +445,10 @@ EOF
 # reference count record" where none is, a record its library refuses
 # ("Refcount BTree record corruption", "Could not read reference count
 # record"); records the reference does not take ("invalid start block",
-# "invalid length", nothing else of them); the reflink flag of a file
+# "invalid length", nothing else of them); a CoW record over file blocks
+# ("extent (A/B) len L claimed, state is S"); a root it refuses, whose
+# block it neither counts ("bad refcountbt block count 0, saw N") nor
+# marks in use; the reflink flag of a file
 # that shares blocks ("setting reflink flag on inode N"), also of one
 # kept with a bad magic number; a block of a directory or symlink and of
 # a file: shared where the file is the later inode, else the later one
@@ -459,7 +462,9 @@ std | refcount record: a start past the AG, not taken | agf 0; addr refcntroot; 
 std | refcount record: a length past the AG, refused by the lookup | agf 0; addr refcntroot; fuzz -d recs[1].blockcount sub
 std | refcount record: a zero length | agf 0; addr refcntroot; fuzz -d recs[1].blockcount zeroes
 std | refcount record: no owner | agf 0; addr refcntroot; fuzz -d recs[1].refcount zeroes
-std | refcount record: one owner outside the CoW domain | agf 0; addr refcntroot; write -d recs[1].refcount 1 | ^extent \([0-9]+/[0-9]+\) len [0-9]+ claimed, state is [0-9]+$
+std | refcount record: one owner outside the CoW domain, over file blocks | agf 0; addr refcntroot; write -d recs[1].refcount 1
+std | refcountbt root of another kind: not read, not counted, not in use | agf 0; addr refcntroot; fuzz -d magic add
+std | refcountbt root at a level its verifier refuses: not read, not counted | agf 0; addr refcntroot; fuzz -d level add
 std | refcountbt: stale zeroed records past the count, each not taken | agf 0; addr refcntroot; fuzz -d numrecs middlebit
 std | reflink: a file maps a shared block, counts wrong on either side | inode {ino:/file_sparse}; write -d u3.bmx[0].startblock 14
 std | reflink: a later file in another AG maps a shared block | inode {ino:/deep/er/still/file}; write -d u3.bmx[0].startblock 13
