@@ -1363,6 +1363,70 @@ static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * A refcountbt leaf holding more records than fit: our walk read none of
+ * its records, the reference reads as many as fit and says of each what
+ * it says of a record it walks -- a start outside the AG ("invalid start
+ * block"), else a length that leaves it ("invalid length"), else its
+ * count ("invalid reference count", or the CoW domain's words) -- and
+ * nothing else of them.  (Stale records past a count, zeroed, are each
+ * "invalid start block 0".)
+ */
+static void refc_overfull_leaf(struct repair *r, xfs_agnumber_t agno,
+			       struct rp_out *o, const struct fs_finding *f)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *ops = &refcountbt_ops;
+	unsigned maxr = btree_maxrecs(g, ops, true);
+	uint32_t aglen = geom_ag_blocks(g, agno);
+	const uint8_t *d;
+	struct fs_buf *bp;
+
+	if (f->obj.daddr == (xfs_daddr_t)-1 ||
+	    fs_read_blocks(r->fs, daddr_to_fsb(g, f->obj.daddr), 1, NULL, NULL,
+			   &bp))
+		return;
+	d = bp->data;
+	if (load_be32(d) != ops->magic ||
+	    load_be16(d + offsetof(struct xfs_btree_sblock, bb_level))) {
+		buf_release(bp);
+		return;
+	}
+	for (unsigned i = 0; i < maxr; i++) {
+		const struct xfs_refcount_rec *c = (const void *)
+			(d + btree_hdr_len(ops) + (size_t)i * sizeof(*c));
+		uint32_t raw = get_be32(c->rc_startblock);
+		uint32_t start = raw & ~XFS_REFC_COWFLAG;
+		uint32_t len = get_be32(c->rc_blockcount);
+		uint32_t count = get_be32(c->rc_refcount);
+		bool cow = raw & XFS_REFC_COWFLAG;
+		struct rp_args a = RP_ARGS_INIT(OBJ_REFCBT);
+
+		a.obj.agno = agno;
+		a.obj.daddr = f->obj.daddr;
+		a.obj.index = i;
+		if (start < ag_first_block(g) || start >= aglen) {
+			a.field = "bad start";
+			a.found = start;
+			rp_say(o, PR_REFC_BAD_EXTENT, &a);
+			continue;
+		}
+		if (!len || len > XFS_REFC_LEN_MAX || len > aglen - start) {
+			a.field = "bad length";
+			a.found = len;
+			rp_say(o, PR_REFC_BAD_EXTENT, &a);
+			continue;
+		}
+		if (cow ? count != 1 : count < 2) {
+			a.field = cow ? "cow refcount" :
+				  count == 1 ? "cow startblock" : "refcount";
+			a.found = count;
+			rp_say(o, PR_REFC_BAD_REFCOUNT, &a);
+		}
+	}
+	buf_release(bp);
+}
+
+/*
  * The AGF's refcountbt block count where the reference reads no block of
  * the tree: a root inside the AG that it refuses (taken_refc_root) --
  * of another kind, or at a level its verifier refuses.  It counts no
@@ -1621,6 +1685,11 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	findings_truncate(fl, j);
 	check_rmap_blocks(r, agno, o, fl);
 	check_refc_blocks(r, agno, o, fl);
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->v[i].obj.type == OBJ_REFCBT &&
+		    fl->v[i].code == PR_BTREE_BAD_NUMRECS &&
+		    fl->v[i].found > fl->v[i].expected)
+			refc_overfull_leaf(r, agno, o, &fl->v[i]);
 	for (size_t i = 0; i < fl->n; i++) {
 		enum fs_objtype t = fl->v[i].obj.type;
 

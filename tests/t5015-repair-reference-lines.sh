@@ -446,7 +446,8 @@ EOF
 # ("Refcount BTree record corruption", "Could not read reference count
 # record"); records the reference does not take ("invalid start block",
 # "invalid length", nothing else of them); a CoW record over file blocks
-# ("extent (A/B) len L claimed, state is S"); a root it refuses, whose
+# ("extent (A/B) len L claimed, state is S"); a leaf holding more records
+# than fit, whose records it reads as far as they fit; a root it refuses, whose
 # block it neither counts ("bad refcountbt block count 0, saw N") nor
 # marks in use; the reflink flag of a file
 # that shares blocks ("setting reflink flag on inode N"), also of one
@@ -466,6 +467,7 @@ std | refcount record: one owner outside the CoW domain, over file blocks | agf 
 std | refcountbt root of another kind: not read, not counted, not in use | agf 0; addr refcntroot; fuzz -d magic add
 std | refcountbt root at a level its verifier refuses: not read, not counted | agf 0; addr refcntroot; fuzz -d level add
 std | refcountbt: stale zeroed records past the count, each not taken | agf 0; addr refcntroot; fuzz -d numrecs middlebit
+std | refcountbt leaf: more records than fit, each read as far as they fit | agf 0; addr refcntroot; fuzz -d numrecs add
 std | reflink: a file maps a shared block, counts wrong on either side | inode {ino:/file_sparse}; write -d u3.bmx[0].startblock 14
 std | reflink: a later file in another AG maps a shared block | inode {ino:/deep/er/still/file}; write -d u3.bmx[0].startblock 13
 std | reflink: a file with the flag cleared shares blocks | inode {ino:/file_reflink}; write -d v3.reflink 0
