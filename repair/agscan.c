@@ -293,7 +293,8 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 		if (g->has_reflink) {
 			agf_btree_root(&agf, agno, BT_REFC, &root);
 			walk(&s, &root, XFS_RMAP_OWN_REFC, refc_rec,
-			     &ag->refc_walked, true);
+			     &ag->refc_walked,
+			     ag->taken_refc_root == root.root);
 		}
 		if (!ag_read_agfl(fs, agno, NULL, &bp)) {
 			s.agfl = true;

@@ -493,6 +493,39 @@ static int refc_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
 	return 0;
 }
 
+/*
+ * A refcountbt record of one owner names a CoW staging extent (with the
+ * CoW bit or not: the reference says the missing bit, and takes the
+ * extent all the same): its blocks must be unknown or the rmapbt's CoW
+ * blocks, else "extent (A/B) len L claimed, state is S" (the state of
+ * its first block), and they become CoW blocks.
+ */
+static int refc_rec(struct btree_walk *w, const void *rec, void *priv)
+{
+	const struct xfs_refcount_rec *c = rec;
+	struct replay *p = priv;
+	uint32_t start = get_be32(c->rc_startblock) & ~XFS_REFC_COWFLAG;
+	uint32_t len = get_be32(c->rc_blockcount);
+	struct rp_args a = RP_ARGS_INIT(OBJ_REFCBT);
+	uint8_t st;
+
+	if (get_be32(c->rc_refcount) != 1 ||
+	    !ag_extent_ok(&w->fs->geo, p->agno, start, len))
+		return 0;
+	st = p->state[start];
+	if (st != BS_UNKNOWN && st != BS_COW) {
+		a.obj = w->obj;
+		a.obj.agno = p->agno;
+		a.field = "cow claim";
+		a.found = start;
+		a.expected = len;
+		a.v2 = st;
+		rp_say(p->o, PR_AG_BLOCK_CONFLICT, &a);
+	}
+	set_run(p, start, len, BS_COW);
+	return 0;
+}
+
 bool rp_rmap_replay_skipped(const struct sm_list *skipped, xfs_daddr_t daddr,
 			    unsigned blkbb_log, uint64_t index)
 {
@@ -551,7 +584,7 @@ unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
 	}
 	if (p.states && g->has_reflink && (!g->has_rmapbt || ag->rmap_as_ref)) {
 		agf_btree_root(&agf, agno, BT_REFC, &root);
-		btree_walk(fs, &root, NULL, refc_block, &p, NULL, NULL);
+		btree_walk(fs, &root, refc_rec, refc_block, &p, NULL, NULL);
 	}
 	free(p.state);
 	return done;

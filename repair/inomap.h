@@ -34,6 +34,10 @@ struct im_chunk {
 					   kept on its second look (phase 4
 					   finds it free, and in use after) */
 	uint64_t	reflink;	/* has the reflink flag */
+	uint64_t	uncounted;	/* its data fork maps a block in use
+					   and it is no regular file (phase
+					   4): the reference clears it, and
+					   counts none of its blocks */
 	uint64_t	rebuild;	/* directory the reference would rebuild */
 	uint64_t	suspect;	/* fork claims others' blocks (phase 4) */
 	uint64_t	unreadable;	/* kept, but the kernel's inode verifier

@@ -816,6 +816,43 @@ static const char *refc_count_field(const struct fs_finding *f)
 }
 
 /*
+ * A refcountbt record outside the AG: the reference says its start ("invalid
+ * start block": before the first block past the headers, or past the AG's
+ * end, CoW bit aside) or else its length (empty, too long, or leaving the
+ * AG), and takes nothing else of the record -- no count, no order against
+ * its neighbours.  ag_check() reports the extent (expected: the start,
+ * found: the length); the other findings on the same record go.
+ */
+static void refc_extent_words(const struct fs_geom *g, xfs_agnumber_t agno,
+			      struct fs_finding *f)
+{
+	uint64_t start = f->expected;
+
+	if (start < ag_first_block(g) || start >= geom_ag_blocks(g, agno)) {
+		f->field = "bad start";
+		f->found = start;
+	} else {
+		f->field = "bad length";
+	}
+}
+
+static bool refc_rec_refused(const struct fs_findings *fl,
+			     const struct fs_finding *f)
+{
+	if (f->obj.type != OBJ_REFCBT || f->code == PR_REFC_BAD_EXTENT)
+		return false;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *x = &fl->v[i];
+
+		if (x->code == PR_REFC_BAD_EXTENT &&
+		    x->obj.type == OBJ_REFCBT && x->obj.daddr == f->obj.daddr &&
+		    x->obj.index == f->obj.index)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Did our walk of one AG btree take the records the reference's takes,
  * no more, no fewer?  It did where every block it passed over is one the
  * reference reads no records from either: a root the AGF puts outside
@@ -1322,6 +1359,114 @@ static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
 }
 
 /*
+ * A refcountbt leaf holding more records than fit: our walk read none of
+ * its records, the reference reads as many as fit and says of each what
+ * it says of a record it walks -- a start outside the AG ("invalid start
+ * block"), else a length that leaves it ("invalid length"), else its
+ * count ("invalid reference count", or the CoW domain's words) -- and
+ * nothing else of them.  (Stale records past a count, zeroed, are each
+ * "invalid start block 0".)
+ */
+static void refc_overfull_leaf(struct repair *r, xfs_agnumber_t agno,
+			       struct rp_out *o, const struct fs_finding *f)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *ops = &refcountbt_ops;
+	unsigned maxr = btree_maxrecs(g, ops, true);
+	uint32_t aglen = geom_ag_blocks(g, agno);
+	const uint8_t *d;
+	struct fs_buf *bp;
+
+	if (f->obj.daddr == (xfs_daddr_t)-1 ||
+	    fs_read_blocks(r->fs, daddr_to_fsb(g, f->obj.daddr), 1, NULL, NULL,
+			   &bp))
+		return;
+	d = bp->data;
+	if (load_be32(d) != ops->magic ||
+	    load_be16(d + offsetof(struct xfs_btree_sblock, bb_level))) {
+		buf_release(bp);
+		return;
+	}
+	for (unsigned i = 0; i < maxr; i++) {
+		const struct xfs_refcount_rec *c = (const void *)
+			(d + btree_hdr_len(ops) + (size_t)i * sizeof(*c));
+		uint32_t raw = get_be32(c->rc_startblock);
+		uint32_t start = raw & ~XFS_REFC_COWFLAG;
+		uint32_t len = get_be32(c->rc_blockcount);
+		uint32_t count = get_be32(c->rc_refcount);
+		bool cow = raw & XFS_REFC_COWFLAG;
+		struct rp_args a = RP_ARGS_INIT(OBJ_REFCBT);
+
+		a.obj.agno = agno;
+		a.obj.daddr = f->obj.daddr;
+		a.obj.index = i;
+		if (start < ag_first_block(g) || start >= aglen) {
+			a.field = "bad start";
+			a.found = start;
+			rp_say(o, PR_REFC_BAD_EXTENT, &a);
+			continue;
+		}
+		if (!len || len > XFS_REFC_LEN_MAX || len > aglen - start) {
+			a.field = "bad length";
+			a.found = len;
+			rp_say(o, PR_REFC_BAD_EXTENT, &a);
+			continue;
+		}
+		if (cow ? count != 1 : count < 2) {
+			a.field = cow ? "cow refcount" :
+				  count == 1 ? "cow startblock" : "refcount";
+			a.found = count;
+			rp_say(o, PR_REFC_BAD_REFCOUNT, &a);
+		}
+	}
+	buf_release(bp);
+}
+
+/*
+ * The AGF's refcountbt block count where the reference reads no block of
+ * the tree: a root inside the AG that it refuses (taken_refc_root) --
+ * of another kind, or at a level its verifier refuses.  It counts no
+ * block then ("bad refcountbt block count 0, saw N"); ag_check(), whose
+ * walk passed the root over, held no count against the AGF.
+ */
+static void check_refc_blocks(struct repair *r, xfs_agnumber_t agno,
+			      struct rp_out *o, const struct fs_findings *fl)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct rp_args a = RP_ARGS_INIT(OBJ_AGF);
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (!r->fs->geo.has_reflink || ag->hdr_bad || !ag->agf_read ||
+	    ag->taken_refc_root != NULLAGBLOCK || !ag->sum.refc.skipped)
+		return;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+
+		if ((f->code == PR_AGF_BAD_ROOT || f->code == PR_AGF_BAD_LEVEL ||
+		     f->code == PR_AGF_BAD_COUNTERS) && f->field &&
+		    (!strcmp(f->field, "refcntroot") ||
+		     !strcmp(f->field, "refcntlevel") ||
+		     !strcmp(f->field, "refcntblocks")))
+			return;
+	}
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, BT_REFC, &root);
+	if (!ag_extent_ok(&r->fs->geo, agno, root.root, 1) ||
+	    !agf.refcount_blocks)
+		return;
+	a.obj.agno = agno;
+	a.obj.daddr = ag_sector_daddr(&r->fs->geo, agno, XFS_AGF_SECTOR);
+	a.field = "refcntblocks";
+	a.expected = 0;
+	a.found = agf.refcount_blocks;
+	rp_say(o, PR_AGF_REFC_BLOCKS_MISMATCH, &a);
+}
+
+/*
  * finobt records whose holes cover blocks the inobt's chunks hold
  * inodes in: the reference says each such block ("sparse inode chunk
  * claims inode block, finobt block") and checks nothing else of the
@@ -1521,6 +1666,10 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		} else if (f->code == PR_AGF_BTREEBLKS_MISMATCH &&
 			   btreeblks_as_reference(r, ag)) {
 			continue;	/* check_free_counts() counts it */
+		} else if (refc_rec_refused(fl, f)) {
+			continue;
+		} else if (f->code == PR_REFC_BAD_EXTENT) {
+			refc_extent_words(&r->fs->geo, agno, f);
 		} else if (f->code == PR_REFC_BAD_REFCOUNT) {
 			f->field = refc_count_field(f);
 		} else if (f->code == PR_CNTBT_MISSING_EXTENT ||
@@ -1531,6 +1680,12 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	}
 	findings_truncate(fl, j);
 	check_rmap_blocks(r, agno, o, fl);
+	check_refc_blocks(r, agno, o, fl);
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->v[i].obj.type == OBJ_REFCBT &&
+		    fl->v[i].code == PR_BTREE_BAD_NUMRECS &&
+		    fl->v[i].found > fl->v[i].expected)
+			refc_overfull_leaf(r, agno, o, &fl->v[i]);
 	for (size_t i = 0; i < fl->n; i++) {
 		enum fs_objtype t = fl->v[i].obj.type;
 
@@ -1694,11 +1849,15 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	ino_suspect = inobt_suspect(r, &fl, &ag->sum);
 	note_refused_leaves(r, agno, &fl);
 	ag->taken_root[0] = ag->taken_root[1] = NULLAGBLOCK;
+	ag->taken_refc_root = NULLAGBLOCK;
 	if (ag->sum.agf_ok) {
 		unsigned level;
 
 		ag->taken_root[0] = root_taken(r, agno, BT_BNO, &level);
 		ag->taken_root[1] = root_taken(r, agno, BT_CNT, &level);
+		if (r->fs->geo.has_reflink)
+			ag->taken_refc_root = root_taken(r, agno, BT_REFC,
+							 &level);
 		ag->bno_as_ref = tree_as_reference(r, agno, BT_BNO, OBJ_BNOBT,
 						   &ag->sum.bno, &fl);
 		ag->cnt_as_ref = tree_as_reference(r, agno, BT_CNT, OBJ_CNTBT,

@@ -1385,6 +1385,58 @@ static void keep_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 }
 
 /*
+ * The forks of an inode kept with a bad magic number: the reference,
+ * which would reset the number, reads them on as a good inode's, so its
+ * blocks are its own (no "unknown block state" where the rmapbt maps
+ * them) and its data counts in the reference counts -- but it remembers
+ * no reflink flag of it, so a file sharing blocks is one to set the flag
+ * on ("setting reflink flag on inode N").  Only forks whose walk finds
+ * nothing wrong are claimed (of others we cannot say what it reads);
+ * nothing is said.
+ */
+static void claim_kept_forks(struct p3ag *c, const void *raw)
+{
+	struct fs *fs = c->r->fs;
+	struct fs_inode ip;
+	size_t fl0 = c->fl.n;
+
+	if (inode_decode(&fs->geo, c->ino, raw, &ip))
+		return;
+	if (ip.flags & XFS_DIFLAG_REALTIME) {
+		inode_release(&ip);
+		return;
+	}
+	c->ip = &ip;
+	for (int fork = XFS_DATA_FORK; fork <= XFS_ATTR_FORK; fork++) {
+		struct fs_extents el;
+		size_t n;
+
+		if ((fork == XFS_DATA_FORK ?
+		     ip.format : ip.aformat) != XFS_DINODE_FMT_EXTENTS &&
+		    (fork == XFS_DATA_FORK ?
+		     ip.format : ip.aformat) != XFS_DINODE_FMT_BTREE)
+			continue;
+		if (fork == XFS_ATTR_FORK && !inode_has_attr_fork(&ip))
+			continue;
+		extents_init(&el);
+		c->attr = fork == XFS_ATTR_FORK;
+		walk_begin(c, &el);
+		/* the bmbt blocks are claimed on the way, as in a clean walk */
+		fork_extents(fs, &ip, fork, &el, claim_bmbt, c, &c->fl);
+		n = walk_end(c, &el);
+		n = walk_meta(c, &el, n);
+		if (c->fl.n == fl0 && !el.bad_seen)
+			for (size_t i = 0; i < n; i++)
+				claim_extent(c, &el.v[i], c->attr);
+		findings_truncate(&c->fl, fl0);
+		extents_free(&el);
+	}
+	c->attr = false;
+	c->ip = NULL;
+	inode_release(&ip);
+}
+
+/*
  * The size of a directory of blocks, as the reference checks it before
  * it reads the data fork: a size that would fit in the inode belongs to
  * a short-form directory, and nothing lies past the data space.  Either
@@ -3284,6 +3336,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	      (d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
 	       !get_be16(d->u76.small.di_anextents)))))) {
 		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
+		if (magic_bad)
+			claim_kept_forks(c, raw);
 		return;
 	}
 	if (v == V_INODE && (data_root_bad || local_too_large))

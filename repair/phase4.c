@@ -6,9 +6,12 @@
  * from phase 3 -- each AG's claims are sorted and swept once, and every
  * block claimed by an inode and by something else is reported: an inode
  * fork on free space, on AG metadata, or on another inode's blocks.  Data
- * fork extents of two inodes may share blocks on a reflink filesystem;
- * phase 5 checks those against the refcountbt.  Claims between pieces of
- * AG metadata are ag_check()'s, reported in phase 2.
+ * fork extents of two inodes may share blocks on a reflink filesystem
+ * where the later inode of the two is a regular file (shared());
+ * phase 5 checks those against the refcountbt.  Where it is not, that
+ * inode is the one said, and its blocks count in no reference count
+ * (im_chunk.uncounted).  Claims between pieces of AG metadata are
+ * ag_check()'s, reported in phase 2.
  *
  * First, as the reference says them while it sets up its duplicate
  * extent list, the free blocks only one of the two free space btrees
@@ -87,8 +90,8 @@ static const char *type_name(const struct repair *r, xfs_ino_t ino)
 	}
 }
 
-static void report(struct p4ag *c, uint32_t agno, const struct sm_rec *x,
-		   enum fs_problem code, uint32_t start)
+static void report_as(struct p4ag *c, uint32_t agno, const struct sm_rec *x,
+		      enum fs_problem code, uint32_t start, const char *type)
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 
@@ -108,8 +111,52 @@ static void report(struct p4ag *c, uint32_t agno, const struct sm_rec *x,
 	a.obj.agno = agno;
 	a.field = fork_name(x);
 	a.found = agb_to_fsb(&c->r->fs->geo, agno, start);
-	a.s1 = type_name(c->r, x->owner);
+	a.s1 = type ? type : type_name(c->r, x->owner);
 	rp_say(c->out, code, &a);
+}
+
+static void report(struct p4ag *c, uint32_t agno, const struct sm_rec *x,
+		   enum fs_problem code, uint32_t start)
+{
+	report_as(c, agno, x, code, start, NULL);
+}
+
+static bool is_regular(const struct repair *r, xfs_ino_t ino)
+{
+	const struct im_chunk *ch;
+	unsigned bit;
+
+	ch = im_find(r->imap, ino, &bit);
+	return ch && ch->ftype[bit] == XFS_DIR3_FT_REG_FILE;
+}
+
+/*
+ * May two inodes' claims on a block of a reflink filesystem be sharing?
+ * The reference, walking the inodes in order, holds each data fork
+ * extent to the blocks the inodes before it claimed: a block in use is
+ * shared where the inode walking it now is a regular file, and its
+ * "claims used block" otherwise -- whatever the earlier claim's inode
+ * is.  So two data fork claims share where the later inode of the two
+ * is a regular file (a directory's block that a later file maps as well
+ * is counted, not claimed twice).
+ */
+static bool shared(const struct repair *r, const struct sm_rec *a,
+		   const struct sm_rec *b)
+{
+	if (!sm_is_data(a) || !sm_is_data(b))
+		return false;
+	return is_regular(r, a->owner > b->owner ? a->owner : b->owner);
+}
+
+static void uncount(struct repair *r, xfs_ino_t ino)
+{
+	struct im_chunk *ch;
+	unsigned bit;
+
+	ch = im_find(r->imap, ino, &bit);
+	if (ch)
+		__atomic_fetch_or(&ch->uncounted, 1ull << bit,
+				  __ATOMIC_RELAXED);
 }
 
 static void conflict(uint32_t agno, const struct sm_rec *a,
@@ -125,8 +172,25 @@ static void conflict(uint32_t agno, const struct sm_rec *a,
 	if (a->owner == SM_OWN_CLEARED || b->owner == SM_OWN_CLEARED)
 		return;		/* a cleared inode's: no one's to claim */
 	if (ai && bi) {
-		if (c->r->fs->geo.has_reflink && sm_is_data(a) && sm_is_data(b))
+		if (c->r->fs->geo.has_reflink && shared(c->r, a, b))
 			return;	/* shared data: the refcountbt's business */
+		if (c->r->fs->geo.has_reflink && sm_is_data(a) &&
+		    sm_is_data(b)) {
+			/*
+			 * The later of the two, no regular file: the one the
+			 * reference says and clears (no count of its blocks).
+			 * It says so while it walks the fork, before it
+			 * knows the inode's type: "regular" for a
+			 * directory or a symlink as well.
+			 */
+			const struct sm_rec *later = a->owner > b->owner ?
+						     a : b;
+
+			uncount(c->r, later->owner);
+			report_as(c, agno, later, PR_RP_FORK_CLAIMS_USED,
+				  start, "regular");
+			return;
+		}
 		report(c, agno, b, PR_RP_FORK_CLAIMS_USED, start);
 		report(c, agno, a, PR_RP_FORK_CLAIMS_USED, start);
 		return;

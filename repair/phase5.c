@@ -16,9 +16,13 @@
  *     metadata owners are ag_check()'s, in phase 2);
  *   - neither tree where phase 2 found one the reference would rebuild
  *     rather than compare ("would rebuild corrupt rmap btrees.");
- *   - the refcountbt: the reference counts the shared data extents imply,
- *     and CoW staging extents (which a clean filesystem has none of),
- *     against the on-disk records.
+ *   - the reflink flag of every file whose data shares blocks;
+ *   - the refcountbt: each reference count the shared data extents imply
+ *     looked up in the tree as the reference looks it up
+ *     (check_refcounts_by_lookup), and CoW staging extents (which a clean
+ *     filesystem has none of) said as leftovers.
+ * As the reference, every AG's free space and rmaps come first, then
+ * every AG's reflink flags, then every AG's reference counts.
  * A comparison is only made when everything it depends on was read
  * (headers usable, trees walked).
  *
@@ -34,8 +38,14 @@
 #include "repair.h"
 #include "workers.h"
 
+enum p5_stage { P5_SPACE, P5_FLAGS, P5_COUNTS };
+
 struct p5 {
-	struct rp_seq	seq;
+	struct rp_seq		seq;
+	enum p5_stage		stage;
+	/* per AG: the reference counts the data forks imply (P5_FLAGS on) */
+	struct sm_refc_list	*obs;
+	bool			*obs_ok;
 };
 
 struct run {
@@ -77,6 +87,18 @@ static bool owner_suspect(const struct repair *r, uint64_t owner)
 	ch = im_find(r->imap, owner, &bit);
 	return !ch || ((ch->cleared >> bit) & 1) || !((ch->used >> bit) & 1) ||
 	       ((__atomic_load_n(&ch->suspect, __ATOMIC_RELAXED) >> bit) & 1);
+}
+
+/* An inode the reference clears before it counts its blocks (phase 4). */
+static bool uncounted(uint64_t owner, void *priv)
+{
+	const struct repair *r = priv;
+	const struct im_chunk *ch;
+	unsigned bit;
+
+	ch = im_find(r->imap, owner, &bit);
+	return ch && ((__atomic_load_n(&ch->uncounted, __ATOMIC_RELAXED) >>
+		       bit) & 1);
 }
 
 /* Does an on-disk reverse mapping of a suspect inode cover part of this? */
@@ -149,51 +171,6 @@ static void rmap_diff(const struct sm_rec *obs, const struct sm_rec *disk,
 		a.expected = disk->len;
 		a.v2 = disk->owner;
 		rp_say(c->out, PR_RP_RMAP_EXTRA, &a);
-	}
-}
-
-static void refc_diff(const struct sm_refc *obs, const struct sm_refc *disk,
-		      void *priv)
-{
-	struct p5ag *c = priv;
-	struct rp_args a = RP_ARGS_INIT(OBJ_REFCBT);
-	char both[200];
-
-	a.obj.agno = c->agno;
-	if (disk && touches_suspect(c, disk->agbno, disk->len))
-		return;		/* its count follows from a map being rewritten */
-	if (obs && disk && disk->cowflag) {
-		/*
-		 * The reference looks a shared extent up by its start in the
-		 * shared domain, where a record with the CoW bit is not: the
-		 * extent is missing even if the record says the same.
-		 */
-		a.found = obs->agbno;
-		a.expected = obs->len;
-		a.v2 = obs->refcount;
-		rp_say(c->out, PR_RP_REFC_MISSING, &a);
-	} else if (obs && disk) {
-		snprintf(both, sizeof(both),
-			 "saw (%u/%u) len %u nlinks %u; should be (%u/%u) len %u nlinks %u",
-			 c->agno, disk->agbno, disk->len, disk->refcount,
-			 c->agno, obs->agbno, obs->len, obs->refcount);
-		a.found = obs->agbno;
-		a.s1 = both;
-		rp_say(c->out, PR_RP_REFC_WRONG, &a);
-	} else if (obs) {
-		if (obs->cow)
-			return;		/* said once, as a leftover */
-		a.found = obs->agbno;
-		a.expected = obs->len;
-		a.v2 = obs->refcount;
-		rp_say(c->out, PR_RP_REFC_MISSING, &a);
-	} else {
-		if (disk->cow)
-			return;
-		a.found = disk->agbno;
-		a.expected = disk->len;
-		a.v2 = disk->refcount;
-		rp_say(c->out, PR_RP_REFC_EXTRA, &a);
 	}
 }
 
@@ -616,6 +593,8 @@ static void check_rmaps_by_lookup(struct p5ag *c, const struct sm_list *obs)
 		/* the reference's lookups of AG metadata fail nowhere we saw */
 		if (!sm_inode_owner(x->owner))
 			continue;
+		if (uncounted(x->owner, c->r))
+			continue;	/* cleared: it has no mappings */
 		l.q_start = x->agbno;
 		l.q_owner = x->owner;
 		l.q_off = sm_inode_owner(x->owner) ? sm_fileoff(x) : 0;
@@ -683,34 +662,25 @@ static void check_rmaps(struct p5ag *c)
 static void check_reflink_flags(struct p5ag *c, const struct sm_refc_list *rl)
 {
 	struct repair *r = c->r;
-	size_t n, j = 0;
+	size_t n;
 	const struct sm_rec *v = sm_recs(r->smap, c->agno, &n);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct sm_rec *x = &v[i];
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 		struct im_chunk *ch;
 		unsigned bit;
 
-		if (!sm_is_data(x))
-			continue;
-		while (j < rl->n && (rl->v[j].cow ||
-		       (uint64_t)rl->v[j].agbno + rl->v[j].len <= x->agbno))
-			j++;
-		if (j == rl->n)
-			break;
-		if (rl->v[j].agbno >= (uint64_t)x->agbno + x->len)
+		if (!sm_is_data(x) || uncounted(x->owner, r) ||
+		    !sm_refc_find(rl, x->agbno, x->len, NULL, NULL))
 			continue;
 		ch = im_find(r->imap, x->owner, &bit);
 		if (!ch || ((ch->reflink >> bit) & 1) ||
 		    (__atomic_fetch_or(&ch->said, 1ull << bit,
 				       __ATOMIC_RELAXED) >> bit) & 1)
 			continue;
-		{
-			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
-
-			a.obj.ino = x->owner;
-			rp_say(c->out, PR_RP_REFLINK_FLAG_MISSING, &a);
-		}
+		a.obj.ino = x->owner;
+		rp_say(c->out, PR_RP_REFLINK_FLAG_MISSING, &a);
 	}
 }
 
@@ -723,11 +693,174 @@ static void say_rebuild(struct p5ag *c, enum fs_problem code)
 	rp_say(c->out, code, &a);
 }
 
-/* suspect: the refcountbt is not compared, only its CoW leftovers said */
-static void check_refcounts(struct p5ag *c, bool suspect)
+/*
+ * Each shared extent the data forks imply, looked up in the on-disk
+ * refcountbt the way the reference looks it up: the last record whose
+ * key (its start, with the CoW bit for the CoW domain, so after every
+ * shared record) is at or before the extent's start, found by descending
+ * the nodes' keys (xfs_btree_lookup LE).  No such record: "Missing
+ * reference count record"; one that differs in start, length or count:
+ * "Incorrect reference count".  A record that cannot be (libxfs's checks
+ * of a record it reads: a length of 0 or past XFS_REFC_LEN_MAX, no
+ * owner, one owner outside the CoW domain or more inside it, an extent
+ * outside the AG) ends the checks of the AG ("Could not read reference
+ * count record"), as does a block that cannot be read.  Nothing looks up
+ * the tree's own records: one for no shared extent goes unsaid.
+ */
+struct clookup {
+	struct p5ag		*c;
+	uint32_t		aglen;
+	bool			found;
+	struct xfs_refcount_rec	hit;
+};
+
+static int cl_lookup_le(struct clookup *l, const struct btree_root *root,
+			uint32_t key)
 {
-	struct rp_ag *ag = &c->r->ags[c->agno];
-	struct sm_refc_list obs;
+	const struct fs_geom *g = &l->c->r->fs->geo;
+	const struct btree_ops *ops = &refcountbt_ops;
+	uint32_t agbno = root->root;
+
+	l->found = false;
+	for (unsigned depth = 0; depth < root->levels && depth < 16; depth++) {
+		struct fs_buf *bp;
+		const uint8_t *d, *base;
+		unsigned n, maxr, last = 0;
+		bool leaf;
+		int r;
+
+		if (!agbno || agbno >= l->aglen)
+			return -EUCLEAN;
+		r = fs_read_agblocks(l->c->r->fs, l->c->agno, agbno, 1,
+				     ops->buf_ops, NULL, &bp);
+		if (r)
+			return r;
+		d = bp->data;
+		leaf = !load_be16(d + offsetof(struct xfs_btree_sblock,
+					       bb_level));
+		n = load_be16(d + offsetof(struct xfs_btree_sblock, bb_numrecs));
+		maxr = btree_maxrecs(g, ops, leaf);
+		base = d + btree_hdr_len(ops);
+		if (n > maxr)
+			n = maxr;
+		/* the last entry (1-based) whose key is at or before the key */
+		{
+			unsigned lo = 1, hi = n;
+
+			while (lo <= hi) {
+				unsigned mid = (lo + hi) >> 1;
+				size_t sz = leaf ? ops->rec_len : ops->key_len;
+				uint32_t k = load_be32(base + (mid - 1) * sz);
+
+				if (k <= key) {
+					last = mid;
+					lo = mid + 1;
+				} else {
+					hi = mid - 1;
+				}
+			}
+		}
+		if (!leaf) {
+			/* a key past every child's: the first child still */
+			agbno = load_be32(base + (size_t)maxr * ops->key_len +
+					  ((last ? last : 1) - 1) * 4);
+			buf_release(bp);
+			if (!n)
+				return -EUCLEAN;
+			continue;
+		}
+		if (last) {
+			memcpy(&l->hit, base + (last - 1) * sizeof(l->hit),
+			       sizeof(l->hit));
+			l->found = true;
+		}
+		buf_release(bp);
+		return 0;
+	}
+	return -EUCLEAN;
+}
+
+/* libxfs's checks of a record a lookup read; false: corruption said. */
+static bool cl_rec_ok(struct clookup *l)
+{
+	const struct fs_geom *g = &l->c->r->fs->geo;
+	uint32_t raw = get_be32(l->hit.rc_startblock);
+	uint32_t start = raw & ~XFS_REFC_COWFLAG;
+	uint32_t len = get_be32(l->hit.rc_blockcount);
+	uint32_t refcount = get_be32(l->hit.rc_refcount);
+	bool cow = raw & XFS_REFC_COWFLAG;
+	struct rp_args a = RP_ARGS_INIT(OBJ_REFCBT);
+
+	if (len && len <= XFS_REFC_LEN_MAX && refcount &&
+	    (cow ? refcount == 1 : refcount >= 2) &&
+	    ag_extent_ok(g, l->c->agno, start, len))
+		return true;
+	a.obj.agno = l->c->agno;
+	a.found = start;
+	a.expected = len;
+	a.v2 = refcount;
+	rp_say(l->c->out, PR_RP_REFC_LOOKUP_BAD, &a);
+	return false;
+}
+
+static void check_refcounts_by_lookup(struct p5ag *c,
+				      const struct sm_refc_list *obs)
+{
+	struct clookup l = { .c = c,
+			     .aglen = geom_ag_blocks(&c->r->fs->geo, c->agno) };
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (ag_read_agf(c->r->fs, c->agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	agf_btree_root(&agf, c->agno, BT_REFC, &root);
+	for (size_t i = 0; i < obs->n; i++) {
+		const struct sm_refc *x = &obs->v[i];
+		struct rp_args a = RP_ARGS_INIT(OBJ_REFCBT);
+		uint32_t start, len, count;
+
+		if (x->cow)
+			continue;	/* staging extents: said as leftovers */
+		a.obj.agno = c->agno;
+		a.found = x->agbno;
+		if (cl_lookup_le(&l, &root, x->agbno) ||
+		    (l.found && !cl_rec_ok(&l))) {
+			rp_say(c->out, PR_RP_REFC_LOOKUP_FAILED, &a);
+			return;
+		}
+		if (!l.found) {
+			a.expected = x->len;
+			a.v2 = x->refcount;
+			rp_say(c->out, PR_RP_REFC_MISSING, &a);
+			continue;
+		}
+		start = get_be32(l.hit.rc_startblock) & ~XFS_REFC_COWFLAG;
+		len = get_be32(l.hit.rc_blockcount);
+		count = get_be32(l.hit.rc_refcount);
+		if (start == x->agbno && len == x->len && count == x->refcount)
+			continue;
+		if (touches_suspect(c, start, len))
+			continue;	/* its count follows from a map being
+					   rewritten */
+		{
+			char both[200];
+
+			snprintf(both, sizeof(both),
+				 "saw (%u/%u) len %u nlinks %u; should be (%u/%u) len %u nlinks %u",
+				 c->agno, start, len, count,
+				 c->agno, x->agbno, x->len, x->refcount);
+			a.s1 = both;
+			rp_say(c->out, PR_RP_REFC_WRONG, &a);
+		}
+	}
+}
+
+/* The CoW staging extents the refcountbt lists: leftovers of a crash. */
+static void say_cow_leftovers(struct p5ag *c)
+{
+	const struct rp_ag *ag = &c->r->ags[c->agno];
 
 	for (size_t i = 0; i < ag->disk_refcs.n; i++) {
 		const struct sm_refc *x = &ag->disk_refcs.v[i];
@@ -740,22 +873,6 @@ static void check_refcounts(struct p5ag *c, bool suspect)
 		a.expected = x->len;
 		rp_say(c->out, PR_RP_REFC_COW_LEFTOVER, &a);
 	}
-	sm_refc_init(&obs);
-	if (suspect) {
-		if (!sm_derive_refcounts(c->r->smap, c->agno, &obs))
-			check_reflink_flags(c, &obs);
-		sm_refc_free(&obs);
-		return;
-	}
-	for (size_t i = 0; i < ag->disk_rmaps.n; i++)
-		if (ag->disk_rmaps.v[i].len > c->disk_maxlen)
-			c->disk_maxlen = ag->disk_rmaps.v[i].len;
-	if (!sm_derive_refcounts(c->r->smap, c->agno, &obs)) {
-		sm_refc_normalize(&ag->disk_refcs);
-		sm_refc_diff(&obs, &ag->disk_refcs, refc_diff, c);
-		check_reflink_flags(c, &obs);
-	}
-	sm_refc_free(&obs);
 }
 
 /*
@@ -772,44 +889,98 @@ static bool any_suspect(const struct repair *r, bool refc)
 	return false;
 }
 
+/* Is the AG's space map whole?  One with holes would make up differences. */
+static bool map_complete(const struct repair *r, xfs_agnumber_t agno)
+{
+	const struct rp_ag *ag = &r->ags[agno];
+
+	return !ag->hdr_bad && ag->sum.agf_ok && ag->sum.agi_ok &&
+	       ag->bno_walked && ag->ino_walked && !r->smap->ags[agno].enomem;
+}
+
+/* The first stage: free space and the rmapbt. */
+static void compare_space(struct p5ag *c)
+{
+	struct repair *r = c->r;
+	struct rp_ag *ag = &r->ags[c->agno];
+	const struct fs_geom *g = &r->fs->geo;
+	bool complete = map_complete(r, c->agno);
+	bool rmap_suspect;
+
+	if (complete)
+		check_free(c);
+	say_stale_rmaps(c);
+	free(c->said);
+	c->said = NULL;
+	if (complete && g->has_rmapbt && ag->rmap_walked)
+		/* both checks use it */
+		ag->rmap_canonical = sm_normalize(&ag->disk_rmaps);
+	rmap_suspect = g->has_rmapbt && any_suspect(r, false);
+	if (c->agno == 0 && rmap_suspect)
+		say_rebuild(c, PR_RP_RMAPBT_REBUILD);
+	if (complete && g->has_rmapbt && ag->rmap_walked && !rmap_suspect)
+		check_rmaps(c);
+	if (c->agno == 0 && g->has_reflink && any_suspect(r, true))
+		say_rebuild(c, PR_RP_REFCBT_REBUILD);
+}
+
 static void compare_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 {
 	struct p5 *p = arg;
 	struct p5ag c = { .r = r, .agno = agno, .out = &p->seq.outs[agno] };
 	struct rp_ag *ag = &r->ags[agno];
-	const struct fs_geom *g = &r->fs->geo;
-	/* a space map with holes would make up differences */
-	bool complete = !ag->hdr_bad && ag->sum.agf_ok && ag->sum.agi_ok &&
-			ag->bno_walked && ag->ino_walked &&
-			!r->smap->ags[agno].enomem;
-	bool rmap_suspect, refc_suspect;
+	bool refc = r->fs->geo.has_reflink && ag->refc_walked &&
+		    map_complete(r, agno);
 
-	if (complete)
-		check_free(&c);
-	say_stale_rmaps(&c);
-	free(c.said);
-	if (complete && g->has_rmapbt && ag->rmap_walked)
-		/* both checks use it */
-		ag->rmap_canonical = sm_normalize(&ag->disk_rmaps);
-	rmap_suspect = g->has_rmapbt && any_suspect(r, false);
-	refc_suspect = g->has_reflink && any_suspect(r, true);
-	if (agno == 0 && rmap_suspect)
-		say_rebuild(&c, PR_RP_RMAPBT_REBUILD);
-	if (complete && g->has_rmapbt && ag->rmap_walked && !rmap_suspect)
-		check_rmaps(&c);
-	if (agno == 0 && refc_suspect)
-		say_rebuild(&c, PR_RP_REFCBT_REBUILD);
-	if (complete && g->has_reflink && ag->refc_walked)
-		check_refcounts(&c, refc_suspect);
+	switch (p->stage) {
+	case P5_SPACE:
+		compare_space(&c);
+		break;
+	case P5_FLAGS:
+		if (refc && !sm_derive_refcounts(r->smap, agno, uncounted, r,
+						 &p->obs[agno]))
+			p->obs_ok[agno] = true;
+		if (p->obs_ok[agno])
+			check_reflink_flags(&c, &p->obs[agno]);
+		break;
+	case P5_COUNTS:
+		if (!refc)
+			break;
+		say_cow_leftovers(&c);
+		if (!p->obs_ok[agno] || any_suspect(r, true))
+			break;
+		for (size_t i = 0; i < ag->disk_rmaps.n; i++)
+			if (ag->disk_rmaps.v[i].len > c.disk_maxlen)
+				c.disk_maxlen = ag->disk_rmaps.v[i].len;
+		check_refcounts_by_lookup(&c, &p->obs[agno]);
+		break;
+	}
 	rp_seq_done(&p->seq, agno);
 }
 
+/*
+ * Three passes over the AGs, as the reference orders what it says at the
+ * end of its phase 4: every AG's free space and reverse mappings, then
+ * every AG's inodes whose reflink flag is wrong, then every AG's
+ * reference counts.
+ */
 void phase5(struct repair *r)
 {
-	struct p5 p;
+	unsigned n = r->fs->geo.agcount;
+	struct p5 p = { 0 };
 
-	if (rp_seq_init(&p.seq, r->fs->geo.agcount))
+	p.obs = calloc(n ? n : 1, sizeof(*p.obs));
+	p.obs_ok = calloc(n ? n : 1, sizeof(*p.obs_ok));
+	if (!p.obs || !p.obs_ok)
 		rp_fatal(r, "out of memory\n");
-	rp_run_ags(r, compare_ag, &p);
-	rp_seq_fini(&p.seq);
+	for (p.stage = P5_SPACE; p.stage <= P5_COUNTS; p.stage++) {
+		if (rp_seq_init(&p.seq, n))
+			rp_fatal(r, "out of memory\n");
+		rp_run_ags(r, compare_ag, &p);
+		rp_seq_fini(&p.seq);
+	}
+	for (unsigned i = 0; i < n; i++)
+		sm_refc_free(&p.obs[i]);
+	free(p.obs);
+	free(p.obs_ok);
 }

@@ -112,6 +112,12 @@ struct rp_ag {
 	/* the bnobt and cntbt roots the reference takes as the trees'
 	   blocks (phase2.c root_taken()), or NULLAGBLOCK */
 	xfs_agblock_t		taken_root[2];
+	/*
+	 * The refcountbt root the reference reads (NULLAGBLOCK: it refuses
+	 * it -- magic, a level its verifier refuses -- and reads no block
+	 * of the tree, counts none and marks none in use).
+	 */
+	xfs_agblock_t		taken_refc_root;
 	bool			free_compare;
 	struct sm_list		disk_rmaps;	/* the rmapbt's records */
 	struct sm_refc_list	disk_refcs;	/* the refcountbt's records */

@@ -582,6 +582,7 @@ static int sweep_to(struct u64heap *h, uint32_t *pos, uint64_t to,
 }
 
 int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
+			bool (*skip)(uint64_t owner, void *priv), void *priv,
 			struct sm_refc_list *out)
 {
 	const struct sm_ag *ag = &sm->ags[agno];
@@ -597,7 +598,7 @@ int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 			err = sm_refc_add(out, r->agbno, r->len, 1, true);
 			continue;
 		}
-		if (!sm_is_data(r))
+		if (!sm_is_data(r) || (skip && skip(r->owner, priv)))
 			continue;
 		err = sweep_to(&h, &pos, r->agbno, out);
 		if (!err)
@@ -612,42 +613,31 @@ int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
 	return 0;
 }
 
-/* sm_refc_diff: records meet by (domain, agbno), agree in the rest. */
-struct refc_diff {
-	sm_refc_diff_fn	fn;
-	void		*priv;
-};
-
-static int refc_key(const void *x, const void *y)
+/*
+ * The shared-domain records of a normalized list are disjoint and in
+ * block order (the CoW domain's follow them), so their ends grow with
+ * their starts: the first record ending past agbno is found by halving,
+ * and the ones overlapping the range follow it.
+ */
+size_t sm_refc_find(const struct sm_refc_list *l, uint32_t agbno,
+		    uint32_t len, sm_refc_visit_fn fn, void *priv)
 {
-	const struct sm_refc *a = x, *b = y;
-	int c = cmp_u64(a->cow, b->cow);
+	uint64_t end = (uint64_t)agbno + len;
+	size_t lo = 0, hi = l->n, seen = 0;
 
-	return c ? c : cmp_u64(a->agbno, b->agbno);
-}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct sm_refc *x = &l->v[mid];
 
-static bool refc_same(const void *x, const void *y)
-{
-	const struct sm_refc *a = x, *b = y;
-
-	return a->len == b->len && a->refcount == b->refcount &&
-	       a->cowflag == b->cowflag;
-}
-
-static void refc_pair(const void *a, const void *b, void *priv)
-{
-	const struct refc_diff *d = priv;
-
-	d->fn(a, b, d->priv);
-}
-
-void sm_refc_diff(const struct sm_refc_list *obs,
-		  const struct sm_refc_list *disk, sm_refc_diff_fn fn,
-		  void *priv)
-{
-	static const struct merge_ops ops = { refc_key, refc_same, refc_pair };
-	struct refc_diff d = { fn, priv };
-
-	merge_walk(obs->v, obs->n, disk->v, disk->n, sizeof(*obs->v), &ops,
-		   &d);
+		if (!x->cow && (uint64_t)x->agbno + x->len <= agbno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < l->n && !l->v[lo].cow && l->v[lo].agbno < end; lo++) {
+		seen++;
+		if (fn && fn(&l->v[lo], priv))
+			break;
+	}
+	return seen;
 }

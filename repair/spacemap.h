@@ -16,8 +16,8 @@
  *     reflinked data may be shared, nothing else);
  *   - sm_derive_rmaps(), sm_derive_free() and sm_derive_refcounts() make
  *     what the rmapbt, bnobt and refcountbt should hold, in a canonical
- *     form that sm_diff() and sm_refc_diff() compare with what is on disk
- *     (phase 5);
+ *     form; sm_diff() compares the first two with what is on disk, and
+ *     sm_refc_find() finds the shared extents over a range (phase 5);
  *   - sm_lookup() answers "who owns this block?".
  *
  * A record is 24 bytes; an AG's array grows by doubling.  The map holds
@@ -186,18 +186,19 @@ void sm_refc_normalize(struct sm_refc_list *l);
  * What the refcountbt of a sorted AG should hold: every block claimed by
  * two or more data fork extents, with the number of claims, and every
  * OWN_COW extent with count 1 in the CoW domain.  Canonical form.
+ * skip (if any) leaves out the data extents of the owners it names.
  */
 int sm_derive_refcounts(const struct spacemap *sm, uint32_t agno,
+			bool (*skip)(uint64_t owner, void *priv), void *priv,
 			struct sm_refc_list *out);
 /*
- * Walk two canonical lists together: fn(obs, disk) for a record that
- * differs (in length, count or CoW bit), fn(obs, NULL) for one only
- * observed, fn(NULL, disk) for one only on disk.
+ * The shared-domain records of a normalized list (sm_refc_normalize; its
+ * shared records disjoint, as sm_derive_refcounts() makes them) that
+ * overlap [agbno, agbno + len), in block order: fn (if any) gets each
+ * and stops the visit by returning non-zero.  How many were visited.
  */
-typedef void (*sm_refc_diff_fn)(const struct sm_refc *obs,
-				const struct sm_refc *disk, void *priv);
-void sm_refc_diff(const struct sm_refc_list *obs,
-		  const struct sm_refc_list *disk, sm_refc_diff_fn fn,
-		  void *priv);
+typedef int (*sm_refc_visit_fn)(const struct sm_refc *rc, void *priv);
+size_t sm_refc_find(const struct sm_refc_list *l, uint32_t agbno,
+		    uint32_t len, sm_refc_visit_fn fn, void *priv);
 
 #endif

@@ -452,13 +452,50 @@ std | a free inode's realtime flag: the first look's words only | inode 160; wri
 std | a free inode's CoW hint flag: the kernel's verifier | inode 160; write -d v3.flags2 0x4
 std | a free inode's attribute fork format | inode 160; fuzz -d core.aformat ones
 EOF
+# ---- reference counts: each shared extent looked up in the refcountbt as
+# the reference looks it up (the last record at or before its start):
+# "Incorrect reference count" against the record before it, "Missing
+# reference count record" where none is, a record its library refuses
+# ("Refcount BTree record corruption", "Could not read reference count
+# record"); records the reference does not take ("invalid start block",
+# "invalid length", nothing else of them); a CoW record over file blocks
+# ("extent (A/B) len L claimed, state is S"); a leaf holding more records
+# than fit, whose records it reads as far as they fit; a root it refuses, whose
+# block it neither counts ("bad refcountbt block count 0, saw N") nor
+# marks in use; the reflink flag of a file
+# that shares blocks ("setting reflink flag on inode N"), also of one
+# kept with a bad magic number; a block of a directory or symlink and of
+# a file: shared where the file is the later inode, else the later one
+# "claims used block" and counts in nothing
+cat >> "$T/cases" <<'EOF'
+std | refcount record: count raised | agf 0; addr refcntroot; fuzz -d recs[1].refcount add
+std | refcount record: start moved back, compared with the shared extent | agf 0; addr refcntroot; fuzz -d recs[1].startblock lastbit
+std | refcount record: start moved on, the shared extent missing | agf 0; addr refcntroot; fuzz -d recs[1].startblock add
+std | refcount record: start 0, not taken, then refused by the lookup | agf 0; addr refcntroot; fuzz -d recs[1].startblock zeroes
+std | refcount record: a start past the AG, not taken | agf 0; addr refcntroot; fuzz -d recs[1].startblock middlebit
+std | refcount record: a length past the AG, refused by the lookup | agf 0; addr refcntroot; fuzz -d recs[1].blockcount sub
+std | refcount record: a zero length | agf 0; addr refcntroot; fuzz -d recs[1].blockcount zeroes
+std | refcount record: no owner | agf 0; addr refcntroot; fuzz -d recs[1].refcount zeroes
+std | refcount record: one owner outside the CoW domain, over file blocks | agf 0; addr refcntroot; write -d recs[1].refcount 1
+std | refcountbt root of another kind: not read, not counted, not in use | agf 0; addr refcntroot; fuzz -d magic add
+std | refcountbt root at a level its verifier refuses: not read, not counted | agf 0; addr refcntroot; fuzz -d level add
+std | refcountbt: stale zeroed records past the count, each not taken | agf 0; addr refcntroot; fuzz -d numrecs middlebit
+std | refcountbt leaf: more records than fit, each read as far as they fit | agf 0; addr refcntroot; fuzz -d numrecs add
+std | reflink: a file maps a shared block, counts wrong on either side | inode {ino:/file_sparse}; write -d u3.bmx[0].startblock 14
+std | reflink: a later file in another AG maps a shared block | inode {ino:/deep/er/still/file}; write -d u3.bmx[0].startblock 13
+std | reflink: a file with the flag cleared shares blocks | inode {ino:/file_reflink}; write -d v3.reflink 0
+std | reflink: a shared file kept with a bad magic number | inode {ino:/file_reflink}; write -d core.magic 0
+std | reflink: the root directory's block mapped by later files, counted | inode {ino:/}; write -d u3.bmx[0].startblock 13
+std | reflink: a later directory maps a file's block, claims used block | inode {ino:/dir_block}; write -d u3.bmx[0].startblock 13 | ^(correcting nextents for inode|bad data fork in inode) [0-9]+$
+std | reflink: a later symlink maps a file's block, claims used block | inode {ino:/link_long}; write -d u3.bmx[0].startblock 13 | ^(correcting nextents for inode|bad data fork in inode) [0-9]+$
+EOF
 sed -i '/^#/d' "$T/cases"
 # CASES=REGEX runs only the cases whose line matches (when chasing one)
 if [ -n "${CASES:-}" ]; then
 	grep -E -- "$CASES" "$T/cases" > "$T/cases.only"
 	mv "$T/cases.only" "$T/cases"
 fi
-plan "$(($(wc -l < "$T/cases") + 1))"
+plan "$(($(wc -l < "$T/cases") + 2))"
 
 # the un-splicing itself, on a cut the reference was seen to make
 printf '%s\n' 'bad attribute format 3 in inode 78,         - agno = 2' \
@@ -470,6 +507,22 @@ else
 	not_ok "a message cut by a progress line is put back together"
 	diag "$(unsplice < "$T/spliced")"
 fi
+
+# the reference sets every AG's reflink flags before it checks any AG's
+# reference counts: its flag lines come first
+src=$(rp_image std) && rp_copy "$src" "$T/x.img" &&
+	rc_damage std "inode {ino:/file_sparse}; write -d u3.bmx[0].startblock 14" \
+		"$T/x.img" "$T/db.out" &&
+	"$XK_REPAIR" -n "$T/x.img" > "$T/ours.raw" 2>&1
+flag=$(grep -n '^setting reflink flag on inode' "$T/ours.raw" | head -1 | cut -d: -f1)
+count=$(grep -n '^Incorrect reference count' "$T/ours.raw" | head -1 | cut -d: -f1)
+if [ -n "$flag" ] && [ -n "$count" ] && [ "$flag" -lt "$count" ]; then
+	ok "reflink flag lines come before the reference count lines"
+else
+	not_ok "reflink flag lines come before the reference count lines"
+	diag "$(grep -v '^        - ' "$T/ours.raw" | head -20)"
+fi
+rp_rm "$T/x.img"
 
 while IFS='|' read -r image what cmds leftout; do
 	image=$(echo "$image" | tr -d ' ')

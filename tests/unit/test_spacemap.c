@@ -226,19 +226,10 @@ START_TEST(diff_names_differences)
 }
 END_TEST
 
-static void count_refc_diff(const struct sm_refc *o, const struct sm_refc *d,
-			    void *p)
-{
-	(void)o;
-	(void)d;
-	(*(unsigned *)p)++;
-}
-
 START_TEST(refcounts_of_shared_extents)
 {
 	struct spacemap *sm = sm_create(1);
 	struct sm_refc_list l, disk;
-	unsigned nd = 0;
 
 	sm_refc_init(&l);
 	sm_refc_init(&disk);
@@ -249,79 +240,94 @@ START_TEST(refcounts_of_shared_extents)
 	sm_add(sm, 0, 200, 3, INO(134), 0);	/* attr vs data: not sharing */
 	sm_add(sm, 0, 300, 4, XFS_RMAP_OWN_COW, 0);
 	sm_sort(sm, 0);
-	ck_assert_int_eq(sm_derive_refcounts(sm, 0, &l), 0);
+	ck_assert_int_eq(sm_derive_refcounts(sm, 0, NULL, NULL, &l), 0);
 	ck_assert_uint_eq(l.n, 4);
 	ck_assert(l.v[0].agbno == 105 && l.v[0].len == 3 && l.v[0].refcount == 2);
 	ck_assert(l.v[1].agbno == 108 && l.v[1].len == 1 && l.v[1].refcount == 3);
 	ck_assert(l.v[2].agbno == 109 && l.v[2].len == 1 && l.v[2].refcount == 2);
 	ck_assert(l.v[3].cow && l.v[3].agbno == 300 && l.v[3].refcount == 1);
 
-	/* the same on disk, with one count wrong and one record missing */
-	sm_refc_add(&disk, 105, 3, 2, false);
-	sm_refc_add(&disk, 108, 1, 2, false);
+	/* runs of one count on disk merge; the CoW domain sorts last */
 	sm_refc_add(&disk, 300, 4, 1, true);
+	sm_refc_add(&disk, 108, 1, 2, false);
+	sm_refc_add(&disk, 105, 3, 2, false);
 	sm_refc_normalize(&disk);	/* 105-108 merge: count 2 over 4 */
 	ck_assert_uint_eq(disk.n, 2);
-	sm_refc_diff(&l, &disk, count_refc_diff, &nd);
-	ck_assert_uint_eq(nd, 3);	/* 105 wrong, 108 and 109 missing */
+	ck_assert(disk.v[0].agbno == 105 && disk.v[0].len == 4);
+	ck_assert(disk.v[1].cow);
 	sm_refc_free(&l);
 	sm_refc_free(&disk);
 	sm_destroy(sm);
 }
 END_TEST
 
-/* What sm_refc_diff handed over: obs only, disk only, both. */
+/* What sm_refc_find handed over, in order; a stop after `stop` records. */
 struct refc_seen {
-	unsigned	obs_only, disk_only, both;
+	uint32_t	start[8];
+	unsigned	n, stop;
 };
 
-static void sort_refc_diff(const struct sm_refc *o, const struct sm_refc *d,
-			   void *p)
+static int note_refc(const struct sm_refc *rc, void *p)
 {
 	struct refc_seen *s = p;
 
-	if (o && d)
-		s->both++;
-	else if (o)
-		s->obs_only++;
-	else
-		s->disk_only++;
+	if (s->n < 8)
+		s->start[s->n] = rc->agbno;
+	s->n++;
+	return s->stop && s->n >= s->stop;
 }
 
-START_TEST(refc_diff_meets_records_by_domain_and_block)
+/*
+ * The derived counts of shuffled claims (the sort puts them in block
+ * order), then the records each range overlaps: none before the first or
+ * between two, every one a range spans, never the CoW domain's.
+ */
+START_TEST(refc_find_visits_overlapping_records)
 {
-	struct sm_refc_list obs, disk;
-	struct refc_seen s = { 0 };
+	static const struct { uint32_t b, len; uint64_t owner; } claims[] = {
+		{ 520, 10, 7 }, { 10, 5, 3 }, { 500, 30, 8 }, { 12, 8, 4 },
+		{ 300, 4, XFS_RMAP_OWN_COW }, { 100, 50, 5 }, { 140, 20, 6 },
+		{ 14, 1, 9 },
+	};
+	struct spacemap *sm = sm_create(1);
+	struct sm_refc_list l;
+	struct refc_seen s;
 
-	sm_refc_init(&obs);
-	sm_refc_init(&disk);
-	sm_refc_add(&obs, 40, 2, 2, false);
-	sm_refc_add(&obs, 90, 1, 1, true);
-	sm_refc_add(&disk, 40, 2, 2, true);	/* same block, other domain */
-	sm_refc_add(&disk, 90, 1, 1, true);	/* the same record */
-	sm_refc_normalize(&obs);
-	sm_refc_normalize(&disk);
-	sm_refc_diff(&obs, &disk, sort_refc_diff, &s);
-	ck_assert_uint_eq(s.both, 0);
-	ck_assert_uint_eq(s.obs_only, 1);
-	ck_assert_uint_eq(s.disk_only, 1);
+	sm_refc_init(&l);
+	for (size_t i = 0; i < sizeof(claims) / sizeof(claims[0]); i++)
+		sm_add(sm, 0, claims[i].b, claims[i].len,
+		       claims[i].owner < XFS_RMAP_OWN_MIN ?
+		       INO(claims[i].owner) : claims[i].owner, 0);
+	sm_sort(sm, 0);
+	ck_assert_int_eq(sm_derive_refcounts(sm, 0, NULL, NULL, &l), 0);
+	/* 12-13 x2, 14 x3, 140-149 x2, 520-529 x2, CoW 300-303 */
+	ck_assert_uint_eq(l.n, 5);
+	ck_assert(l.v[0].agbno == 12 && l.v[0].len == 2 && l.v[0].refcount == 2);
+	ck_assert(l.v[1].agbno == 14 && l.v[1].len == 1 && l.v[1].refcount == 3);
+	ck_assert(l.v[2].agbno == 140 && l.v[2].len == 10);
+	ck_assert(l.v[3].agbno == 520 && l.v[3].len == 10);
+	ck_assert(l.v[4].cow && l.v[4].agbno == 300);
 
-	/* a list against itself: nothing; with one CoW bit flipped: a pair */
+	ck_assert_uint_eq(sm_refc_find(&l, 0, 12, NULL, NULL), 0);
+	ck_assert_uint_eq(sm_refc_find(&l, 15, 125, NULL, NULL), 0);
+	ck_assert_uint_eq(sm_refc_find(&l, 300, 4, NULL, NULL), 0);
+	ck_assert_uint_eq(sm_refc_find(&l, 530, 100, NULL, NULL), 0);
+	ck_assert_uint_eq(sm_refc_find(&l, 149, 1, NULL, NULL), 1);
 	memset(&s, 0, sizeof(s));
-	sm_refc_diff(&obs, &obs, sort_refc_diff, &s);
-	ck_assert_uint_eq(s.both + s.obs_only + s.disk_only, 0);
-	sm_refc_free(&disk);
-	sm_refc_init(&disk);
-	for (size_t i = 0; i < obs.n; i++)
-		sm_refc_add(&disk, obs.v[i].agbno, obs.v[i].len,
-			    obs.v[i].refcount, obs.v[i].cow);
-	sm_refc_normalize(&disk);
-	disk.v[1].cowflag = !disk.v[1].cowflag;
-	sm_refc_diff(&obs, &disk, sort_refc_diff, &s);
-	ck_assert_uint_eq(s.both, 1);
-	ck_assert_uint_eq(s.obs_only + s.disk_only, 0);
-	sm_refc_free(&obs);
-	sm_refc_free(&disk);
+	ck_assert_uint_eq(sm_refc_find(&l, 13, 600, note_refc, &s), 4);
+	ck_assert_uint_eq(s.n, 4);
+	ck_assert(s.start[0] == 12 && s.start[1] == 14 && s.start[2] == 140 &&
+		  s.start[3] == 520);
+	memset(&s, 0, sizeof(s));
+	s.stop = 2;
+	ck_assert_uint_eq(sm_refc_find(&l, 0, UINT32_MAX, note_refc, &s), 2);
+	/* an empty list, and one of CoW records only */
+	sm_refc_free(&l);
+	ck_assert_uint_eq(sm_refc_find(&l, 0, UINT32_MAX, NULL, NULL), 0);
+	sm_refc_add(&l, 5, 5, 1, true);
+	ck_assert_uint_eq(sm_refc_find(&l, 0, UINT32_MAX, NULL, NULL), 0);
+	sm_refc_free(&l);
+	sm_destroy(sm);
 }
 END_TEST
 
@@ -416,7 +422,7 @@ int main(void)
 	tcase_add_test(tc, diff_names_differences);
 	tcase_add_test(tc, refcounts_of_shared_extents);
 	tcase_add_test(tc, normalize_says_whether_anything_changed);
-	tcase_add_test(tc, refc_diff_meets_records_by_domain_and_block);
+	tcase_add_test(tc, refc_find_visits_overlapping_records);
 	tcase_add_test(tc, lookup_finds_every_owner);
 	tcase_add_test(tc, concurrent_adds);
 	suite_add_tcase(s, tc);
