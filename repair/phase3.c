@@ -8,7 +8,9 @@
  *     number, UUID, mode, fork formats and offsets, extent counters,
  *     flags and flags2, timestamps, next_unlinked);
  *   - both forks' extent maps and bmap btrees (libfs fork_extents), and
- *     each extent against the AG metadata phase 2 found (walk_meta);
+ *     each bmbt block and extent, in the reference's order, against the
+ *     block states phase 2 left and the claims of the inodes read
+ *     before (walk_claims: free, metadata or another inode's block);
  *   - symlink targets, attribute forks and directories (libfs
  *     symlink_read, attr_iterate, dir_check);
  *   - the block and extent counters against what the forks hold.
@@ -54,10 +56,12 @@
  */
 #include "config.h"
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "array.h"
 #include "attr.h"
 #include "dir.h"
 #include "inomap.h"
@@ -188,6 +192,7 @@ static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 		return f->found <= f->expected ? V_NOTE : bad;
 	case PR_RP_BMBT_BAD_NUMRECS:
 	case PR_RP_FORK_CLAIMS_METADATA:
+	case PR_RP_FORK_CLAIMS_USED:
 	case PR_BMAP_BAD_STARTBLOCK:
 	case PR_BMAP_BAD_LENGTH:
 	case PR_BMAP_BAD_STARTOFF:
@@ -243,6 +248,7 @@ static bool map_cut(const struct p3ag *c, const struct fs_inode *ip,
 		case PR_BMAP_BAD_LENGTH:
 		case PR_BMAP_BAD_STARTOFF:
 		case PR_RP_FORK_CLAIMS_METADATA:
+		case PR_RP_FORK_CLAIMS_USED:
 		case PR_BMAP_OUT_OF_ORDER:
 		case PR_BMAP_LEAF_OUT_OF_ORDER:
 		case PR_BMAP_UNWRITTEN_ATTR:
@@ -510,6 +516,11 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		break;
 	case PR_RP_BMBT_BAD_NUMRECS:
 		a.v2 = btree_maxrecs(&c->r->fs->geo, &bmbt_ops, true);
+		break;
+	case PR_RP_FORK_CLAIMS_USED:
+		/* the reference's word for every file but a realtime one
+		   (whose claims rt.c holds), directories too */
+		a.s1 = "regular";
 		break;
 	case PR_BMAP_OUT_OF_ORDER:
 	case PR_BMAP_LEAF_OUT_OF_ORDER:
@@ -1137,62 +1148,227 @@ static bool walk_stopped(struct p3ag *c, xfs_daddr_t blk)
 	return c->walk_stopped;
 }
 
-/* Start following the reference's walk of a fork mapped into el. */
 /*
- * The reference holds each record it walks to its block map, where phase
- * 2 marked the AG's metadata (rp_ag.meta): a record with a block of it
- * ends the walk there, as a bad record does ("claims metadata block",
- * the first such block).  Returns how many records the walk keeps of
- * the first n, and puts the finding first among the walk's.
+ * The reference's block states are shared by every AG's inodes: held and
+ * updated under this lock (phase 3 reads one AG at a time unless it
+ * strides, as the reference does, but discovery and a stride may not).
  */
-static size_t walk_meta(struct p3ag *c, const struct fs_extents *el, size_t n)
+static pthread_mutex_t bstate_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * A claim finding of the walk, put after the claim findings before it
+ * and before the walk's other findings: the reference says it as it
+ * walks, and what the walk found after a claim it holds against the
+ * fork it never sees (fork_first_only()).
+ */
+static void claim_found(struct p3ag *c, enum fs_problem code, size_t index,
+			xfs_fsblock_t fsb)
+{
+	struct fs_objref o = OBJREF_INIT(OBJ_INODE);
+	size_t at = c->walk_fl0 + c->nclaims_said;
+	struct fs_finding f;
+
+	o.ino = c->ino;
+	o.agno = c->agno;
+	o.index = index;
+	fs_report_found(&c->fl, code, &o, c->attr ? "attr" : "data", fsb);
+	if (c->fl.n && at < c->fl.n - 1) {
+		f = c->fl.v[c->fl.n - 1];
+		memmove(&c->fl.v[at + 1], &c->fl.v[at],
+			(c->fl.n - 1 - at) * sizeof(f));
+		c->fl.v[at] = f;
+	}
+	c->nclaims_said++;
+}
+
+/* The first block of AG metadata phase 2 found in [start, end), or end. */
+static uint64_t meta_first(const struct sm_list *m, uint64_t start,
+			   uint64_t end)
+{
+	size_t lo = 0, hi = m->n;
+
+	/* disjoint and sorted (p3_meta_prepare): the first ending past
+	   start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uint64_t)m->v[mid].agbno + m->v[mid].len <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->n && m->v[lo].agbno < end)
+		return m->v[lo].agbno > start ? m->v[lo].agbno : start;
+	return end;
+}
+
+/*
+ * One extent against the block states, run by run of one state, as the
+ * reference holds it: a free block is said ("claims free block") and
+ * taken; AG metadata ("claims metadata block") or another inode's block
+ * ("claims used block" -- but a data fork may share blocks on a reflink
+ * filesystem) ends the walk there, and none of the extent is taken.
+ * Otherwise its blocks become the inode's (or, shared, claimed twice).
+ * Returns false where the walk ends.
+ */
+static bool extent_states(struct p3ag *c, const struct xfs_bmbt_irec *e,
+			  size_t index)
 {
 	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_agnumber_t agno = fsb_to_agno(g, e->br_startblock);
+	uint64_t start = fsb_to_agbno(g, e->br_startblock);
+	uint64_t end = start + e->br_blockcount, b;
+	uint8_t *st;
+	bool shared_ok = !c->attr && g->has_reflink;
 
-	for (size_t i = 0; i < n; i++) {
-		const struct xfs_bmbt_irec *e = &el->v[i];
-		xfs_agnumber_t agno = fsb_to_agno(g, e->br_startblock);
-		uint64_t start = fsb_to_agbno(g, e->br_startblock);
-		uint64_t end = start + e->br_blockcount;
-		const struct sm_list *m;
-		size_t lo = 0, hi;
+	if (agno >= g->agcount)
+		return true;
+	st = c->r->ags[agno].bstate;
+	if (!st) {
+		/* no states: the AG metadata phase 2 found, on its own */
+		b = meta_first(&c->r->ags[agno].meta, start, end);
+		if (b == end)
+			return true;
+		claim_found(c, PR_RP_FORK_CLAIMS_METADATA, index,
+			    agb_to_fsb(g, agno, (xfs_agblock_t)b));
+		return false;
+	}
+	if (end > geom_ag_blocks(g, agno))
+		end = geom_ag_blocks(g, agno);
+	pthread_mutex_lock(&bstate_lock);
+	for (b = start; b < end;) {
+		uint64_t r = b + 1;
+		enum fs_problem code = PR_NONE;
 
-		if (agno >= g->agcount)
-			continue;
-		m = &c->r->ags[agno].meta;
-		/* disjoint and sorted (p3_meta_prepare): the first ending
-		   past start */
-		hi = m->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if ((uint64_t)m->v[mid].agbno + m->v[mid].len <= start)
-				lo = mid + 1;
-			else
-				hi = mid;
+		while (r < end && st[r] == st[b])
+			r++;
+		switch (st[b]) {
+		case BS_UNKNOWN:
+		case BS_INUSE1:
+		case BS_COW:
+			break;
+		case BS_FREE:
+		case BS_FREE1:
+			claim_found(c, PR_RP_FORK_CLAIMS_FREE, index,
+				    agb_to_fsb(g, agno, (xfs_agblock_t)b));
+			break;
+		case BS_INUSE:
+		case BS_MULT:
+			if (!shared_ok)
+				code = PR_RP_FORK_CLAIMS_USED;
+			break;
+		default:
+			code = PR_RP_FORK_CLAIMS_METADATA;
+			break;
 		}
-		if (lo < m->n && m->v[lo].agbno < end) {
-			struct fs_objref o = OBJREF_INIT(OBJ_INODE);
-			struct fs_finding f;
-			uint64_t b = m->v[lo].agbno > start ? m->v[lo].agbno :
-				     start;
+		if (code != PR_NONE) {
+			pthread_mutex_unlock(&bstate_lock);
+			claim_found(c, code, index,
+				    agb_to_fsb(g, agno, (xfs_agblock_t)b));
+			return false;
+		}
+		b = r;
+	}
+	for (b = start; b < end; b++) {
+		switch (st[b]) {
+		case BS_UNKNOWN:
+		case BS_INUSE1:
+		case BS_FREE:
+		case BS_FREE1:
+			st[b] = BS_INUSE;
+			break;
+		case BS_INUSE:
+			st[b] = BS_MULT;
+			break;
+		default:
+			break;
+		}
+	}
+	pthread_mutex_unlock(&bstate_lock);
+	return true;
+}
 
-			o.ino = c->ino;
-			o.agno = c->agno;
-			o.index = i;
-			fs_report_found(&c->fl, PR_RP_FORK_CLAIMS_METADATA, &o,
-					c->attr ? "attr" : "data",
-					agb_to_fsb(g, agno, (xfs_agblock_t)b));
-			if (c->fl.n && c->walk_fl0 < c->fl.n - 1) {
-				f = c->fl.v[c->fl.n - 1];
-				memmove(&c->fl.v[c->walk_fl0 + 1],
-					&c->fl.v[c->walk_fl0],
-					(c->fl.n - 1 - c->walk_fl0) *
-					sizeof(f));
-				c->fl.v[c->walk_fl0] = f;
-			}
+/*
+ * A bmbt block against the block states, as the reference claims it
+ * when it reads it: unclaimed or free, it becomes the inode's; an inode's
+ * block or an AG btree's is said ("bmap block ... claimed, state is N")
+ * and claimed twice, as is one claimed twice already or in the headers.
+ * The walk goes on.  A data fork's block claimed twice clears the inode
+ * when the reference looks at it again in phase 4 (c->bmbt_dup).
+ */
+static void bmbt_states(struct p3ag *c, xfs_fsblock_t fsb)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_agnumber_t agno = fsb_to_agno(g, fsb);
+	xfs_agblock_t agbno = fsb_to_agbno(g, fsb);
+	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+	uint8_t *st, was;
+
+	if (!fsb_valid(g, fsb) || !(st = c->r->ags[agno].bstate) ||
+	    agbno >= geom_ag_blocks(g, agno))
+		return;
+	pthread_mutex_lock(&bstate_lock);
+	was = st[agbno];
+	switch (was) {
+	case BS_UNKNOWN:
+	case BS_FREE1:
+	case BS_FREE:
+	case BS_INUSE1:
+		st[agbno] = BS_INUSE;
+		break;
+	case BS_INUSE:
+	case BS_FS_MAP:
+	case BS_MULT:
+	case BS_INUSE_FS:
+		st[agbno] = BS_MULT;
+		break;
+	default:
+		break;
+	}
+	pthread_mutex_unlock(&bstate_lock);
+	switch (was) {
+	case BS_INUSE:
+	case BS_FS_MAP:
+		a.field = "bmbt";
+		break;
+	case BS_MULT:
+	case BS_INUSE_FS:
+		a.field = "bmbt twice";
+		break;
+	default:
+		return;
+	}
+	a.obj.ino = c->ino;
+	a.obj.agno = c->agno;
+	a.found = fsb;
+	a.v2 = was;
+	rp_say(c->out, PR_RP_FORK_CLAIMS_USED, &a);
+	if (!c->attr)
+		c->bmbt_dup = true;
+}
+
+/*
+ * The reference holds each bmbt block and each record it walks to its
+ * block map, in the order it reads them -- a leaf's block, then its
+ * records (walk_claims_bmbt: the blocks the walk claimed, with how many
+ * extents came before each).  A claim it holds against the fork ends
+ * the walk there, as a bad record does.  Returns how many records the
+ * walk keeps of the first n, and puts its claim findings first among
+ * the walk's.  A realtime file's extents are not in the AGs: only its
+ * bmbt blocks are held (rt).
+ */
+static size_t walk_claims(struct p3ag *c, const struct fs_extents *el,
+			  size_t n, bool rt)
+{
+	size_t nb = 0;
+
+	for (size_t i = 0; ; i++) {
+		for (; nb < c->nbmbt && c->bmbt[nb].at <= i; nb++)
+			bmbt_states(c, c->bmbt[nb].fsb);
+		if (i >= n)
+			break;
+		if (!rt && !extent_states(c, &el->v[i], i))
 			return i;
-		}
 	}
 	return n;
 }
@@ -1204,7 +1380,51 @@ static int meta_cmp(const void *pa, const void *pb)
 	return a->agbno < b->agbno ? -1 : a->agbno > b->agbno;
 }
 
-/* Each AG's metadata, sorted and merged into disjoint runs (walk_meta). */
+/*
+ * The AG metadata phase 2 found, in the block states as the reference
+ * has it when its phase 2 ends: it reads the inode btrees last and marks
+ * their blocks and the inode chunks over what the free space and rmap
+ * btrees said.
+ */
+static void meta_states(struct repair *r, xfs_agnumber_t agno)
+{
+	const struct sm_list *m = &r->ags[agno].meta;
+	uint8_t *st = r->ags[agno].bstate;
+	uint32_t aglen = geom_ag_blocks(&r->fs->geo, agno);
+
+	for (size_t i = 0; st && i < m->n; i++) {
+		uint8_t to = BS_FS_MAP;
+
+		if (m->v[i].owner == XFS_RMAP_OWN_FS ||
+		    m->v[i].owner == XFS_RMAP_OWN_LOG)
+			to = BS_INUSE_FS;
+		else if (m->v[i].owner == XFS_RMAP_OWN_INODES)
+			to = BS_INO;
+		for (uint64_t b = m->v[i].agbno;
+		     b < (uint64_t)m->v[i].agbno + m->v[i].len && b < aglen;
+		     b++) {
+			switch (st[b]) {
+			case BS_UNKNOWN:
+			case BS_FREE1:
+			case BS_FREE:
+			case BS_INUSE1:
+			case BS_INUSE_FS1:
+			case BS_INO1:
+			case BS_FS_MAP1:
+			case BS_REFC:
+				st[b] = to;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * Each AG's metadata, in its block states and sorted and merged into
+ * disjoint runs (extent_states).
+ */
 static void p3_meta_prepare(struct repair *r)
 {
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++) {
@@ -1213,6 +1433,7 @@ static void p3_meta_prepare(struct repair *r)
 
 		if (!m->n)
 			continue;
+		meta_states(r, agno);
 		qsort(m->v, m->n, sizeof(m->v[0]), meta_cmp);
 		for (size_t i = 1; i < m->n; i++) {
 			uint64_t jend = (uint64_t)m->v[j].agbno + m->v[j].len;
@@ -1232,9 +1453,12 @@ static void p3_meta_prepare(struct repair *r)
 	}
 }
 
+/* Start following the reference's walk of a fork mapped into el. */
 static void walk_begin(struct p3ag *c, const struct fs_extents *el)
 {
 	c->walk_fl0 = c->fl.n;
+	c->nbmbt = 0;
+	c->nclaims_said = 0;
 	c->walk_el = el;
 	c->walk_stopped = false;
 	c->walk_stop_n = 0;
@@ -1260,9 +1484,19 @@ static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
 
 	(void)level;
 	c->bmbt_blocks[c->attr]++;
-	if (fsb_valid(g, fsb) && !walk_stopped(c, fsb_to_daddr(g, fsb)))
+	if (fsb_valid(g, fsb) && !walk_stopped(c, fsb_to_daddr(g, fsb))) {
+		struct p3_bmbt *nv;
+
 		claim(c, fsb, 1, XFS_RMAP_OFF_BMBT_BLOCK |
 		      (c->attr ? XFS_RMAP_OFF_ATTR_FORK : 0));
+		nv = fs_array_grow(c->bmbt, &c->capbmbt, c->nbmbt + 1,
+				   sizeof(*nv), 16);
+		if (nv) {
+			c->bmbt = nv;
+			c->bmbt[c->nbmbt++] = (struct p3_bmbt){
+				fsb, c->walk_el ? c->walk_el->n : 0 };
+		}
+	}
 	return 0;
 }
 
@@ -3159,13 +3393,14 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	extents_init(&del);
 	extents_init(&ael);
 	memset(c->bmbt_blocks, 0, sizeof(c->bmbt_blocks));
+	c->bmbt_dup = false;
 	c->attr = false;
 	c->ip = &ip;
 	walk_begin(c, &del);
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
 	nkeep = walk_end(c, &del);
-	if (!(ip.flags & XFS_DIFLAG_REALTIME))
-		nkeep = walk_meta(c, &del, nkeep);
+	nkeep = walk_claims(c, &del, nkeep,
+			    (ip.flags & XFS_DIFLAG_REALTIME) != 0);
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
@@ -3201,7 +3436,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
 			     &c->fl);
 		nkeep = walk_end(c, &ael);
-		nkeep = walk_meta(c, &ael, nkeep);
+		nkeep = walk_claims(c, &ael, nkeep, false);
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
 		fork_first_only(c, true);
 		cut = map_cut(c, &ip, XFS_ATTR_FORK);
@@ -3310,10 +3545,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		mark_cleared(c, ch, bit);
 		goto out;
 	}
-	if (empty_leaf != NULLFSBLOCK) {
+	if (empty_leaf != NULLFSBLOCK || c->bmbt_dup) {
 		/*
 		 * The reference clears it on its second look (phase 4): the
 		 * blocks stay claimed and the counters were said as above.
+		 * A bmbt block claimed twice is one of its duplicate blocks
+		 * then, and the data fork bad.
 		 */
 		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 
@@ -3321,7 +3558,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		a.obj.agno = c->agno;
 		a.field = "data";
 		a.found = empty_leaf;
-		rp_say(c->out, PR_RP_BMBT_EMPTY_LEAF, &a);
+		if (empty_leaf != NULLFSBLOCK)
+			rp_say(c->out, PR_RP_BMBT_EMPTY_LEAF, &a);
+		else
+			say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 		ch->used &= ~(1ull << bit);
 		ch->late |= 1ull << bit;
 		mark_cleared(c, ch, bit);
@@ -3505,6 +3745,7 @@ void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
 void p3ag_fini(struct p3ag *c)
 {
 	flush_claims(c);
+	free(c->bmbt);
 	im_edges_free(&c->edges);
 	findings_free(&c->fl);
 	free(c->extra);
@@ -3535,6 +3776,7 @@ void phase3(struct repair *r)
 {
 	struct p3 p;
 	uint64_t total = 0;
+	unsigned nthreads;
 
 	rp_log(NULL, "Phase 3 - for each AG...\n");
 	rp_log(NULL, "        - scan (but don't clear) agi unlinked lists...\n");
@@ -3561,7 +3803,16 @@ void phase3(struct repair *r)
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
 		total += r->ags[agno].sum.icount;
 	prog_set(PROG_PROCESS_INODES, total);
+	/*
+	 * An inode's claims are held to those of the inodes read before
+	 * it: the reference reads the AGs one after the other unless it
+	 * strides over them (then in parallel, and so shall we).
+	 */
+	nthreads = r->nthreads;
+	if (r->o.ag_stride <= 0)
+		r->nthreads = 1;
 	rp_run_ags(r, scan_ag, &p);
+	r->nthreads = nthreads;
 	rp_seq_fini(&p.seq);
 	prog_end();
 	rp_log(NULL, "        - process newly discovered inodes...\n");
