@@ -1262,6 +1262,7 @@ static bool extent_states(struct p3ag *c, const struct xfs_bmbt_irec *e,
 			break;
 		}
 		if (code != PR_NONE) {
+			c->claim_fs_map = st[b] == BS_FS_MAP;
 			pthread_mutex_unlock(&bstate_lock);
 			claim_found(c, code, index,
 				    agb_to_fsb(g, agno, (xfs_agblock_t)b));
@@ -1459,6 +1460,7 @@ static void walk_begin(struct p3ag *c, const struct fs_extents *el)
 	c->walk_fl0 = c->fl.n;
 	c->nbmbt = 0;
 	c->nclaims_said = 0;
+	c->claim_fs_map = false;
 	c->walk_el = el;
 	c->walk_stopped = false;
 	c->walk_stop_n = 0;
@@ -3250,7 +3252,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
 	bool version_bad = false, other_fatal = false;
 	xfs_fsblock_t empty_leaf;
-	size_t nkeep;
+	size_t nkeep, nwalk;
+	bool revive;
 	bool data_root_bad, local_too_large;
 	struct p3_counts k;
 
@@ -3398,9 +3401,17 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	c->ip = &ip;
 	walk_begin(c, &del);
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
-	nkeep = walk_end(c, &del);
-	nkeep = walk_claims(c, &del, nkeep,
+	nwalk = walk_end(c, &del);
+	nkeep = walk_claims(c, &del, nwalk,
 			    (ip.flags & XFS_DIFLAG_REALTIME) != 0);
+	/*
+	 * A regular file whose walk ended at an AG btree block, and at
+	 * nothing before it: the reference clears it here, but its second
+	 * look (phase 4) holds no AG btree block against it and keeps it,
+	 * all its extents with it (im_chunk.revived).
+	 */
+	revive = c->claim_fs_map && c->walk_fl0 == 0 && inode_is_reg(&ip) &&
+		 !(ip.flags & XFS_DIFLAG_REALTIME);
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
@@ -3419,6 +3430,13 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		rp_note_finding(&c->overrun);	/* the walk said it */
 	/* the reference's walk, and its claims, end at the first bad record */
 	del.n = nkeep;
+	if (v == V_INODE && revive) {
+		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
+		say_cleared(c);
+		ch->revived |= 1ull << bit;
+		del.n = nwalk;
+		v = V_NOTE;
+	}
 	if (v == V_INODE) {
 		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);

@@ -69,6 +69,8 @@ struct p3ag {
 	size_t			nbmbt, capbmbt;
 	size_t			nclaims_said;
 	bool			bmbt_dup;
+	/* the walk ended at an AG btree block (extent_states()) */
+	bool			claim_fs_map;
 	/*
 	 * Chunks no inobt record lists that the reference reads all the
 	 * same, in inobt order: the root inode's (r->root_chunk_made) and

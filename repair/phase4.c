@@ -538,6 +538,31 @@ static void check_dir_refs(struct p4ag *c, xfs_agnumber_t agno)
 	}
 }
 
+/*
+ * The other inodes its phase 3 cleared and this look keeps (a file
+ * whose walk ended at an AG btree block): in use from here on.
+ */
+static void revived_files(struct p4ag *c, xfs_agnumber_t agno)
+{
+	const struct im_ag *ag = &c->r->imap->ags[agno];
+
+	for (size_t i = 0; i < ag->n; i++) {
+		const struct im_chunk *ch = &ag->v[i];
+		uint64_t m = ch->revived & ~ch->isdir & ch->used;
+
+		for (unsigned b = 0; m; b++, m >>= 1) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+			if (!(m & 1))
+				continue;
+			a.obj.ino = agino_to_ino(&c->r->fs->geo, agno,
+						 ch->startino + b);
+			a.obj.agno = agno;
+			rp_say(c->out, PR_RP_INODE_REVIVED, &a);
+		}
+	}
+}
+
 static void check_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 {
 	struct p4 *p = arg;
@@ -545,6 +570,7 @@ static void check_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 
 	rp_log(c.out, "        - agno = %u\n", agno);
 	check_dir_refs(&c, agno);
+	revived_files(&c, agno);
 	sm_sort(r->smap, agno);
 	sm_overlaps(r->smap, agno, conflict, &c);
 	free(c.named);
