@@ -1095,7 +1095,18 @@ static void claim_as(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
 static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
 		  uint64_t offset)
 {
+	const struct fs_geom *g = &c->r->fs->geo;
+	struct p3_mine *nv;
+
 	claim_as(c, fsb, len, c->ino, offset);
+	nv = fs_array_grow(c->mine, &c->capmine, c->nmine + 1, sizeof(*nv),
+			   16);
+	if (!nv)
+		return;
+	c->mine = nv;
+	c->mine[c->nmine++] = (struct p3_mine){ fsb_to_agno(g, fsb),
+						fsb_to_agbno(g, fsb),
+						(uint32_t)len };
 }
 
 static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e,
@@ -1262,7 +1273,8 @@ static bool extent_states(struct p3ag *c, const struct xfs_bmbt_irec *e,
 			break;
 		}
 		if (code != PR_NONE) {
-			c->claim_fs_map = st[b] == BS_FS_MAP;
+			c->claim_second = code == PR_RP_FORK_CLAIMS_USED ||
+					  st[b] == BS_FS_MAP;
 			pthread_mutex_unlock(&bstate_lock);
 			claim_found(c, code, index,
 				    agb_to_fsb(g, agno, (xfs_agblock_t)b));
@@ -1348,6 +1360,97 @@ static void bmbt_states(struct p3ag *c, xfs_fsblock_t fsb)
 		c->bmbt_dup = true;
 }
 
+/* Is this block held against a fork by the reference's second look? */
+static bool held_later(const struct repair *r, xfs_agnumber_t agno,
+		       uint64_t agbno)
+{
+	const struct rp_ag *ag = &r->ags[agno];
+
+	if ((ag->bkept[agbno >> 3] >> (agbno & 7)) & 1)
+		return true;
+	return ag->bstate[agbno] == BS_INUSE_FS || ag->bstate[agbno] == BS_INO;
+}
+
+/*
+ * The reference looks again in its phase 4 at a file its phase 3
+ * cleared, walking its map once more, and holds it then to the blocks of
+ * the inodes it kept and to its headers, log and inode chunks only -- not
+ * to the AG btree blocks, nor to the blocks of inodes it cleared.  Would
+ * it take the first n extents of el, and the bmbt blocks?
+ */
+static bool second_look_takes(struct p3ag *c, const struct fs_extents *el,
+			      size_t n)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	bool ok = true;
+
+	pthread_mutex_lock(&bstate_lock);
+	for (size_t i = 0; ok && i < c->nbmbt; i++) {
+		xfs_agnumber_t agno = fsb_to_agno(g, c->bmbt[i].fsb);
+
+		if (agno >= g->agcount || !c->r->ags[agno].bstate)
+			ok = false;
+		else
+			ok = !held_later(c->r, agno,
+					 fsb_to_agbno(g, c->bmbt[i].fsb));
+	}
+	for (size_t i = 0; ok && i < n; i++) {
+		const struct xfs_bmbt_irec *e = &el->v[i];
+		xfs_agnumber_t agno = fsb_to_agno(g, e->br_startblock);
+		uint64_t b = fsb_to_agbno(g, e->br_startblock);
+
+		if (agno >= g->agcount || !c->r->ags[agno].bstate ||
+		    b + e->br_blockcount > geom_ag_blocks(g, agno)) {
+			ok = false;
+			break;
+		}
+		for (uint64_t k = 0; ok && k < e->br_blockcount; k++)
+			ok = !held_later(c->r, agno, b + k);
+	}
+	pthread_mutex_unlock(&bstate_lock);
+	return ok;
+}
+
+/* The inode is kept: its blocks are held by the second looks after it. */
+static void mark_kept(struct p3ag *c)
+{
+	pthread_mutex_lock(&bstate_lock);
+	for (size_t i = 0; i < c->nmine; i++) {
+		const struct p3_mine *m = &c->mine[i];
+		struct rp_ag *ag = &c->r->ags[m->agno];
+		uint64_t end = (uint64_t)m->agbno + m->len;
+
+		if (m->agno >= c->r->fs->geo.agcount || !ag->bkept)
+			continue;
+		if (end > geom_ag_blocks(&c->r->fs->geo, m->agno))
+			end = geom_ag_blocks(&c->r->fs->geo, m->agno);
+		for (uint64_t b = m->agbno; b < end; b++)
+			ag->bkept[b >> 3] |= (uint8_t)(1u << (b & 7));
+	}
+	pthread_mutex_unlock(&bstate_lock);
+	c->nmine = 0;
+}
+
+/*
+ * The first finding of the walk after its claims that the reference
+ * holds against the fork (as fork_first_only() judges them), or NULL.
+ */
+static const struct fs_finding *walk_next_held(const struct p3ag *c)
+{
+	for (size_t i = c->walk_fl0 + c->nclaims_said; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+
+		if (f->obj.type == OBJ_BMBT &&
+		    (f->code == PR_BTREE_RECS_OUT_OF_ORDER ||
+		     (f->code == PR_BTREE_BAD_SIBLING &&
+		      !(f->flags & FND_EXPECTED))))
+			continue;
+		if (fork_verdict(f, false) != V_NOTE)
+			return f;
+	}
+	return NULL;
+}
+
 /*
  * The reference holds each bmbt block and each record it walks to its
  * block map, in the order it reads them -- a leaf's block, then its
@@ -1430,8 +1533,18 @@ static void p3_meta_prepare(struct repair *r)
 {
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++) {
 		struct sm_list *m = &r->ags[agno].meta;
+		struct rp_ag *ag = &r->ags[agno];
 		size_t j = 0;
 
+		if (ag->bstate) {
+			ag->bkept = calloc(geom_ag_blocks(&r->fs->geo, agno) /
+					   8 + 1, 1);
+			if (!ag->bkept) {
+				/* no states, then: meta alone */
+				free(ag->bstate);
+				ag->bstate = NULL;
+			}
+		}
 		if (!m->n)
 			continue;
 		meta_states(r, agno);
@@ -1460,7 +1573,7 @@ static void walk_begin(struct p3ag *c, const struct fs_extents *el)
 	c->walk_fl0 = c->fl.n;
 	c->nbmbt = 0;
 	c->nclaims_said = 0;
-	c->claim_fs_map = false;
+	c->claim_second = false;
 	c->walk_el = el;
 	c->walk_stopped = false;
 	c->walk_stop_n = 0;
@@ -3253,7 +3366,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool version_bad = false, other_fatal = false;
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep, nwalk;
-	bool revive;
+	bool revive, has_later = false;
+	const struct fs_finding *later;
+	struct fs_finding later_f;
 	bool data_root_bad, local_too_large;
 	struct p3_counts k;
 
@@ -3397,6 +3512,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	extents_init(&ael);
 	memset(c->bmbt_blocks, 0, sizeof(c->bmbt_blocks));
 	c->bmbt_dup = false;
+	c->nmine = 0;
 	c->attr = false;
 	c->ip = &ip;
 	walk_begin(c, &del);
@@ -3405,13 +3521,21 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	nkeep = walk_claims(c, &del, nwalk,
 			    (ip.flags & XFS_DIFLAG_REALTIME) != 0);
 	/*
-	 * A regular file whose walk ended at an AG btree block, and at
-	 * nothing before it: the reference clears it here, but its second
-	 * look (phase 4) holds no AG btree block against it and keeps it,
-	 * all its extents with it (im_chunk.revived).
+	 * A regular file whose walk ended at a claim, and at nothing before
+	 * it: the reference clears it here, and looks at it again in phase
+	 * 4 (second_look_takes()).  If it takes the map then, the walk goes
+	 * on to the first bad record, which it says ("bmap rec out of
+	 * order", ...) -- or there is none, and it keeps the file, all its
+	 * extents with it (im_chunk.revived).
 	 */
-	revive = c->claim_fs_map && c->walk_fl0 == 0 && inode_is_reg(&ip) &&
-		 !(ip.flags & XFS_DIFLAG_REALTIME);
+	revive = c->claim_second && c->walk_fl0 == 0 && inode_is_reg(&ip) &&
+		 !(ip.flags & XFS_DIFLAG_REALTIME) &&
+		 second_look_takes(c, &del, nwalk);
+	if (revive && (later = walk_next_held(c)) != NULL) {
+		later_f = *later;
+		has_later = true;
+		revive = false;
+	}
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
@@ -3420,6 +3544,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	v = flush(c, mode, fork_verdict, false);
 	if (cut)
 		say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
+	if (has_later)
+		say_finding(c, &later_f, mode, false);	/* its phase 4 */
 	if (c->has_overrun && !del.bad_seen && v != V_INODE) {
 		/* the walk would go on past the fork: the count clears it */
 		say_finding(c, &c->overrun, mode, false);
@@ -3591,6 +3717,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (c->unlinked_bad)
 		say_cleared(c);		/* said, and kept */
 out:
+	if (((ch->used >> bit) & 1) && !((ch->cleared >> bit) & 1) &&
+	    !((ch->revived >> bit) & 1))
+		mark_kept(c);
 	c->ip = NULL;
 	extents_free(&del);
 	extents_free(&ael);
@@ -3764,6 +3893,7 @@ void p3ag_fini(struct p3ag *c)
 {
 	flush_claims(c);
 	free(c->bmbt);
+	free(c->mine);
 	im_edges_free(&c->edges);
 	findings_free(&c->fl);
 	free(c->extra);

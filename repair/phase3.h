@@ -69,8 +69,19 @@ struct p3ag {
 	size_t			nbmbt, capbmbt;
 	size_t			nclaims_said;
 	bool			bmbt_dup;
-	/* the walk ended at an AG btree block (extent_states()) */
-	bool			claim_fs_map;
+	/*
+	 * The walk ended at a claim the reference's second look (phase
+	 * 4) may not hold against the fork: another inode's block, or an
+	 * AG btree block (extent_states()).
+	 */
+	bool			claim_second;
+	/* the blocks this inode claims, marked kept if it is (bkept) */
+	struct p3_mine {
+		xfs_agnumber_t	agno;
+		xfs_agblock_t	agbno;
+		uint32_t	len;
+	}			*mine;
+	size_t			nmine, capmine;
 	/*
 	 * Chunks no inobt record lists that the reference reads all the
 	 * same, in inobt order: the root inode's (r->root_chunk_made) and

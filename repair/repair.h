@@ -125,6 +125,8 @@ struct rp_ag {
 	 * Phase 3 updates it under rp_bstate_lock.
 	 */
 	uint8_t			*bstate;
+	/* with it: a bit per block an inode phase 3 kept claims */
+	uint8_t			*bkept;
 	uint64_t		nonroot_blocks;
 	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
 	bool			agf_read;

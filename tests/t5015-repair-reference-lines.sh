@@ -116,7 +116,9 @@
 #     for a directory too --, cleared; an attribute fork's cleared
 #     alone), a bmbt block claimed by an extent read before it ("inode
 #     0xNbmap block 0xB claimed, state is 3", the inode cleared only in
-#     phase 4: "bad data fork in inode N");
+#     phase 4: "bad data fork in inode N"); a file whose walk ends at an
+#     AG btree block, kept in phase 4 ("imap claims in-use inode N is
+#     free, would correct imap"), not one at the log;
 #   - extent counters past the largest the inode's format allows (by its
 #     own large extent counts flag): walked as none ("bad nextents N ...
 #     would reset to 0", "block 0 of inode N attribute fork is missing",
@@ -380,6 +382,11 @@ plain | a directory's extent over an earlier file's: "regular" inode | inode {in
 plain | an attribute extent over an earlier file's blocks | inode {ino:/attr_leaf}; write -d a.bmx[0].startblock 30
 plain | an extent over a bmbt leaf and its data: bmap block claimed | inode {ino:/file_small}; write -d u3.bmx[0].startblock 1554
 plain | an extent over a bmbt leaf only: cleared in phase 4 | inode {ino:/file_small}; write -d u3.bmx[0].startblock 1554; write -d u3.bmx[0].blockcount 1
+plain | a file's extent over the bnobt root: cleared, kept in phase 4 | inode {ino:/file_small}; write -d u3.bmx[0].startblock 1
+std | a file's extent over AG btree roots: kept in phase 4, its rmap missing | inode {ino:/file_small}; write -d u3.bmx[0].startblock 1
+plain | a file's second extent over the inobt root: kept in phase 4 | inode {ino:/file_sparse}; write -d u3.bmx[1].startblock 3
+plain | a file's extent over the log: cleared for good | inode {ino:/file_small}; write -d u3.bmx[0].startblock 65545
+plain | an extent over an AGFL block: free to the reference | inode {ino:/file_sparse}; write -d u3.bmx[1].startblock 5
 plain | bmbt root in the inode: bad level | inode {ino:/file_btree}; fuzz -d u3.bmbt.level ones
 plain | bmbt root in the inode: extents read as a root, level 0 | inode {ino:/file_sparse}; fuzz -d core.format lastbit
 plain | bmbt root in the inode: no records | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 0
