@@ -1217,8 +1217,8 @@ static uint64_t meta_first(const struct sm_list *m, uint64_t start,
  * One extent against the block states, run by run of one state, as the
  * reference holds it: a free block is said ("claims free block") and
  * taken; AG metadata ("claims metadata block") or another inode's block
- * ("claims used block" -- but a data fork may share blocks on a reflink
- * filesystem) ends the walk there, and none of the extent is taken.
+ * ("claims used block" -- but a regular file's data fork and an attribute
+ * fork may share blocks on a reflink filesystem) ends the walk there, and none of the extent is taken.
  * Otherwise its blocks become the inode's (or, shared, claimed twice).
  * Returns false where the walk ends.
  */
@@ -1230,7 +1230,9 @@ static bool extent_states(struct p3ag *c, const struct xfs_bmbt_irec *e,
 	uint64_t start = fsb_to_agbno(g, e->br_startblock);
 	uint64_t end = start + e->br_blockcount, b;
 	uint8_t *st;
-	bool shared_ok = !c->attr && g->has_reflink;
+	/* a regular file's data and any attribute fork may share blocks */
+	bool shared_ok = g->has_reflink &&
+			 (c->attr || (c->ip && inode_is_reg(c->ip)));
 
 	if (agno >= g->agcount)
 		return true;
@@ -3920,6 +3922,54 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	rp_seq_done(&p->seq, agno);
 }
 
+/*
+ * A regular file's bmbt block that an extent read after it claimed too
+ * (a reflink filesystem's data may be shared) is one of the reference's
+ * duplicate blocks in its phase 4, whose second look then clears the
+ * file ("bad data fork in inode N"), as it does when the block was
+ * claimed before (bmbt_states()).
+ */
+static void p3_late_dups(struct repair *r)
+{
+	const struct fs_geom *g = &r->fs->geo;
+
+	for (xfs_agnumber_t agno = 0; agno < g->agcount; agno++) {
+		const uint8_t *st = r->ags[agno].bstate;
+		const struct sm_ag *sa = &r->smap->ags[agno];
+
+		for (size_t i = 0; st && i < sa->n; i++) {
+			const struct sm_rec *x = &sa->v[i];
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+			struct im_chunk *ch;
+			uint64_t m;
+			unsigned bit;
+
+			if (!sm_inode_owner(x->owner) ||
+			    (x->offset & XFS_RMAP_OFF_ATTR_FORK) ||
+			    !(x->offset & XFS_RMAP_OFF_BMBT_BLOCK) ||
+			    x->agbno >= geom_ag_blocks(g, agno) ||
+			    st[x->agbno] != BS_MULT)
+				continue;
+			ch = im_find(r->imap, x->owner, &bit);
+			if (!ch)
+				continue;
+			m = 1ull << bit;
+			if (!(ch->used & m) || (ch->cleared & m) ||
+			    (ch->revived & m) ||
+			    ch->ftype[bit] != XFS_DIR3_FT_REG_FILE)
+				continue;
+			a.obj.ino = x->owner;
+			a.obj.agno = ino_to_agno(g, x->owner);
+			rp_say(NULL, PR_RP_DATA_FORK_BAD, &a);
+			rp_say(NULL, PR_RP_INODE_CLEARED, &a);
+			ch->used &= ~m;
+			ch->late |= m;
+			ch->cleared |= m;
+			ch->suspect |= m;
+		}
+	}
+}
+
 void phase3(struct repair *r)
 {
 	struct p3 p;
@@ -3967,4 +4017,5 @@ void phase3(struct repair *r)
 	prog_set(PROG_NEW_INODES, r->fs->geo.agcount);
 	rp_discover(r);
 	prog_end();
+	p3_late_dups(r);
 }

@@ -120,7 +120,10 @@
 #     AG btree block or at a block of an inode cleared before it, kept
 #     in phase 4 ("imap claims in-use inode N is free, would correct
 #     imap"), not one at the log; there, the next bad record of its map
-#     ("bmap rec out of order");
+#     ("bmap rec out of order"); on a reflink filesystem, a file's
+#     bmbt block a later file's data shares, the first file cleared in
+#     phase 4 ("bad data fork in inode N"); a symlink's data fork may
+#     share nothing ("claims used block");
 #   - extent counters past the largest the inode's format allows (by its
 #     own large extent counts flag): walked as none ("bad nextents N ...
 #     would reset to 0", "block 0 of inode N attribute fork is missing",
@@ -391,6 +394,7 @@ plain | a file's extent over the log: cleared for good | inode {ino:/file_small}
 plain | an extent over an AGFL block: free to the reference | inode {ino:/file_sparse}; write -d u3.bmx[1].startblock 5
 plain | an extent grown over its own next ones: phase 4's bad record | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[1].blockcount add
 plain | an extent grown over a later file's: that file kept in phase 4 | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[2].blockcount add
+std | a later file's extent over a bmbt leaf: shared, the btree file cleared in phase 4 | inode {ino:/file_sparse}; write -d u3.bmx[0].startblock 1559
 plain | bmbt root in the inode: bad level | inode {ino:/file_btree}; fuzz -d u3.bmbt.level ones
 plain | bmbt root in the inode: extents read as a root, level 0 | inode {ino:/file_sparse}; fuzz -d core.format lastbit
 plain | bmbt root in the inode: no records | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 0
