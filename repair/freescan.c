@@ -37,6 +37,11 @@
  * records and on the blocks it says are claimed twice.  The inode btrees
  * the reference reads after these say their own conflicts.
  *
+ * What it leaves: the state map, in r->ags[agno].bstate, for phase 3
+ * (enum rp_bstate, repair.h).  The reference reads the inode btrees
+ * after these and marks the inode chunks and inobt blocks; phase 3 adds
+ * them from what phase 2 found (rp_ag.meta) before it reads an inode.
+ *
  * What stays true: nothing is written; an AG larger than the state map
  * allows is left to ag_check()'s words (its rmapbt records are still
  * said, without the block states).
@@ -46,22 +51,6 @@
 #include <string.h>
 #include "ag.h"
 #include "repair.h"
-
-/* The reference's block states (the numbers it prints). */
-enum {
-	BS_UNKNOWN	= 0,
-	BS_FREE1	= 1,	/* free by one free space tree */
-	BS_FREE		= 2,	/* free by both, or on the AGFL */
-	BS_INUSE_FS	= 4,	/* AG headers, internal log */
-	BS_MULT		= 5,	/* claimed twice */
-	BS_FS_MAP	= 7,	/* a btree block */
-	BS_INUSE1	= 8,	/* the rmapbt's: file blocks */
-	BS_INUSE_FS1	= 9,	/* headers, log */
-	BS_INO1		= 10,	/* inode chunks */
-	BS_FS_MAP1	= 11,	/* AG btree blocks, AGFL */
-	BS_REFC		= 12,	/* refcountbt blocks */
-	BS_COW		= 13,	/* CoW staging extents */
-};
 
 /* One state byte per block: AGs up to this many blocks are modelled. */
 #define FREE_REPLAY_MAX_BLOCKS	(1u << 26)
@@ -586,7 +575,11 @@ unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
 		agf_btree_root(&agf, agno, BT_REFC, &root);
 		btree_walk(fs, &root, refc_rec, refc_block, &p, NULL, NULL);
 	}
-	free(p.state);
+	/* kept for phase 3, which holds each inode's claims to it */
+	free(ag->bstate);
+	ag->bstate = p.states ? p.state : NULL;
+	if (!p.states)
+		free(p.state);
 	return done;
 }
 

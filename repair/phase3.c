@@ -8,7 +8,9 @@
  *     number, UUID, mode, fork formats and offsets, extent counters,
  *     flags and flags2, timestamps, next_unlinked);
  *   - both forks' extent maps and bmap btrees (libfs fork_extents), and
- *     each extent against the AG metadata phase 2 found (walk_meta);
+ *     each bmbt block and extent, in the reference's order, against the
+ *     block states phase 2 left and the claims of the inodes read
+ *     before (walk_claims: free, metadata or another inode's block);
  *   - symlink targets, attribute forks and directories (libfs
  *     symlink_read, attr_iterate, dir_check);
  *   - the block and extent counters against what the forks hold.
@@ -54,10 +56,12 @@
  */
 #include "config.h"
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "array.h"
 #include "attr.h"
 #include "dir.h"
 #include "format/crc32c.h"
@@ -189,6 +193,7 @@ static enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 		return f->found <= f->expected ? V_NOTE : bad;
 	case PR_RP_BMBT_BAD_NUMRECS:
 	case PR_RP_FORK_CLAIMS_METADATA:
+	case PR_RP_FORK_CLAIMS_USED:
 	case PR_BMAP_BAD_STARTBLOCK:
 	case PR_BMAP_BAD_LENGTH:
 	case PR_BMAP_BAD_STARTOFF:
@@ -244,6 +249,7 @@ static bool map_cut(const struct p3ag *c, const struct fs_inode *ip,
 		case PR_BMAP_BAD_LENGTH:
 		case PR_BMAP_BAD_STARTOFF:
 		case PR_RP_FORK_CLAIMS_METADATA:
+		case PR_RP_FORK_CLAIMS_USED:
 		case PR_BMAP_OUT_OF_ORDER:
 		case PR_BMAP_LEAF_OUT_OF_ORDER:
 		case PR_BMAP_UNWRITTEN_ATTR:
@@ -511,6 +517,11 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 		break;
 	case PR_RP_BMBT_BAD_NUMRECS:
 		a.v2 = btree_maxrecs(&c->r->fs->geo, &bmbt_ops, true);
+		break;
+	case PR_RP_FORK_CLAIMS_USED:
+		/* the reference's word for every file but a realtime one
+		   (whose claims rt.c holds), directories too */
+		a.s1 = "regular";
 		break;
 	case PR_BMAP_OUT_OF_ORDER:
 	case PR_BMAP_LEAF_OUT_OF_ORDER:
@@ -1085,7 +1096,18 @@ static void claim_as(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
 static void claim(struct p3ag *c, xfs_fsblock_t fsb, uint64_t len,
 		  uint64_t offset)
 {
+	const struct fs_geom *g = &c->r->fs->geo;
+	struct p3_mine *nv;
+
 	claim_as(c, fsb, len, c->ino, offset);
+	nv = fs_array_grow(c->mine, &c->capmine, c->nmine + 1, sizeof(*nv),
+			   16);
+	if (!nv)
+		return;
+	c->mine = nv;
+	c->mine[c->nmine++] = (struct p3_mine){ fsb_to_agno(g, fsb),
+						fsb_to_agbno(g, fsb),
+						(uint32_t)len };
 }
 
 static void claim_extent(struct p3ag *c, const struct xfs_bmbt_irec *e,
@@ -1138,62 +1160,322 @@ static bool walk_stopped(struct p3ag *c, xfs_daddr_t blk)
 	return c->walk_stopped;
 }
 
-/* Start following the reference's walk of a fork mapped into el. */
 /*
- * The reference holds each record it walks to its block map, where phase
- * 2 marked the AG's metadata (rp_ag.meta): a record with a block of it
- * ends the walk there, as a bad record does ("claims metadata block",
- * the first such block).  Returns how many records the walk keeps of
- * the first n, and puts the finding first among the walk's.
+ * The reference's block states are shared by every AG's inodes: held and
+ * updated under this lock (phase 3 reads one AG at a time unless it
+ * strides, as the reference does, but discovery and a stride may not).
  */
-static size_t walk_meta(struct p3ag *c, const struct fs_extents *el, size_t n)
+static pthread_mutex_t bstate_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/*
+ * A claim finding of the walk, put after the claim findings before it
+ * and before the walk's other findings: the reference says it as it
+ * walks, and what the walk found after a claim it holds against the
+ * fork it never sees (fork_first_only()).
+ */
+static void claim_found(struct p3ag *c, enum fs_problem code, size_t index,
+			xfs_fsblock_t fsb)
+{
+	struct fs_objref o = OBJREF_INIT(OBJ_INODE);
+	size_t at = c->walk_fl0 + c->nclaims_said;
+	struct fs_finding f;
+
+	o.ino = c->ino;
+	o.agno = c->agno;
+	o.index = index;
+	fs_report_found(&c->fl, code, &o, c->attr ? "attr" : "data", fsb);
+	if (c->fl.n && at < c->fl.n - 1) {
+		f = c->fl.v[c->fl.n - 1];
+		memmove(&c->fl.v[at + 1], &c->fl.v[at],
+			(c->fl.n - 1 - at) * sizeof(f));
+		c->fl.v[at] = f;
+	}
+	c->nclaims_said++;
+}
+
+/* The first block of AG metadata phase 2 found in [start, end), or end. */
+static uint64_t meta_first(const struct sm_list *m, uint64_t start,
+			   uint64_t end)
+{
+	size_t lo = 0, hi = m->n;
+
+	/* disjoint and sorted (p3_meta_prepare): the first ending past
+	   start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uint64_t)m->v[mid].agbno + m->v[mid].len <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < m->n && m->v[lo].agbno < end)
+		return m->v[lo].agbno > start ? m->v[lo].agbno : start;
+	return end;
+}
+
+/*
+ * One extent against the block states, run by run of one state, as the
+ * reference holds it: a free block is said ("claims free block") and
+ * taken; AG metadata ("claims metadata block") or another inode's block
+ * ("claims used block" -- but a regular file's data fork and an attribute
+ * fork may share blocks on a reflink filesystem) ends the walk there, and none of the extent is taken.
+ * Otherwise its blocks become the inode's (or, shared, claimed twice).
+ * Returns false where the walk ends.
+ */
+static bool extent_states(struct p3ag *c, const struct xfs_bmbt_irec *e,
+			  size_t index)
 {
 	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_agnumber_t agno = fsb_to_agno(g, e->br_startblock);
+	uint64_t start = fsb_to_agbno(g, e->br_startblock);
+	uint64_t end = start + e->br_blockcount, b;
+	uint8_t *st;
+	/* a regular file's data and any attribute fork may share blocks */
+	bool shared_ok = g->has_reflink &&
+			 (c->attr || (c->ip && inode_is_reg(c->ip)));
 
-	for (size_t i = 0; i < n; i++) {
+	if (agno >= g->agcount)
+		return true;
+	st = c->r->ags[agno].bstate;
+	if (!st) {
+		/* no states: the AG metadata phase 2 found, on its own */
+		b = meta_first(&c->r->ags[agno].meta, start, end);
+		if (b == end)
+			return true;
+		claim_found(c, PR_RP_FORK_CLAIMS_METADATA, index,
+			    agb_to_fsb(g, agno, (xfs_agblock_t)b));
+		return false;
+	}
+	if (end > geom_ag_blocks(g, agno))
+		end = geom_ag_blocks(g, agno);
+	pthread_mutex_lock(&bstate_lock);
+	for (b = start; b < end;) {
+		uint64_t r = b + 1;
+		enum fs_problem code = PR_NONE;
+
+		while (r < end && st[r] == st[b])
+			r++;
+		switch (st[b]) {
+		case BS_UNKNOWN:
+		case BS_INUSE1:
+		case BS_COW:
+			break;
+		case BS_FREE:
+		case BS_FREE1:
+			claim_found(c, PR_RP_FORK_CLAIMS_FREE, index,
+				    agb_to_fsb(g, agno, (xfs_agblock_t)b));
+			break;
+		case BS_INUSE:
+		case BS_MULT:
+			if (!shared_ok)
+				code = PR_RP_FORK_CLAIMS_USED;
+			break;
+		default:
+			code = PR_RP_FORK_CLAIMS_METADATA;
+			break;
+		}
+		if (code != PR_NONE) {
+			c->claim_second = code == PR_RP_FORK_CLAIMS_USED ||
+					  st[b] == BS_FS_MAP;
+			pthread_mutex_unlock(&bstate_lock);
+			claim_found(c, code, index,
+				    agb_to_fsb(g, agno, (xfs_agblock_t)b));
+			return false;
+		}
+		b = r;
+	}
+	for (b = start; b < end; b++) {
+		switch (st[b]) {
+		case BS_UNKNOWN:
+		case BS_INUSE1:
+		case BS_FREE:
+		case BS_FREE1:
+			st[b] = BS_INUSE;
+			break;
+		case BS_INUSE:
+			st[b] = BS_MULT;
+			break;
+		default:
+			break;
+		}
+	}
+	pthread_mutex_unlock(&bstate_lock);
+	return true;
+}
+
+/*
+ * A bmbt block against the block states, as the reference claims it
+ * when it reads it: unclaimed or free, it becomes the inode's; an inode's
+ * block or an AG btree's is said ("bmap block ... claimed, state is N")
+ * and claimed twice, as is one claimed twice already or in the headers.
+ * The walk goes on.  A data fork's block claimed twice clears the inode
+ * when the reference looks at it again in phase 4 (c->bmbt_dup).
+ */
+static void bmbt_states(struct p3ag *c, xfs_fsblock_t fsb)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_agnumber_t agno = fsb_to_agno(g, fsb);
+	xfs_agblock_t agbno = fsb_to_agbno(g, fsb);
+	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+	uint8_t *st, was;
+
+	if (!fsb_valid(g, fsb) || !(st = c->r->ags[agno].bstate) ||
+	    agbno >= geom_ag_blocks(g, agno))
+		return;
+	pthread_mutex_lock(&bstate_lock);
+	was = st[agbno];
+	switch (was) {
+	case BS_UNKNOWN:
+	case BS_FREE1:
+	case BS_FREE:
+	case BS_INUSE1:
+		st[agbno] = BS_INUSE;
+		break;
+	case BS_INUSE:
+	case BS_FS_MAP:
+	case BS_MULT:
+	case BS_INUSE_FS:
+		st[agbno] = BS_MULT;
+		break;
+	default:
+		break;
+	}
+	pthread_mutex_unlock(&bstate_lock);
+	switch (was) {
+	case BS_INUSE:
+	case BS_FS_MAP:
+		a.field = "bmbt";
+		break;
+	case BS_MULT:
+	case BS_INUSE_FS:
+		a.field = "bmbt twice";
+		break;
+	default:
+		return;
+	}
+	a.obj.ino = c->ino;
+	a.obj.agno = c->agno;
+	a.found = fsb;
+	a.v2 = was;
+	rp_say(c->out, PR_RP_FORK_CLAIMS_USED, &a);
+	if (!c->attr)
+		c->bmbt_dup = true;
+}
+
+/* Is this block held against a fork by the reference's second look? */
+static bool held_later(const struct repair *r, xfs_agnumber_t agno,
+		       uint64_t agbno)
+{
+	const struct rp_ag *ag = &r->ags[agno];
+
+	if ((ag->bkept[agbno >> 3] >> (agbno & 7)) & 1)
+		return true;
+	return ag->bstate[agbno] == BS_INUSE_FS || ag->bstate[agbno] == BS_INO;
+}
+
+/*
+ * The reference looks again in its phase 4 at a file its phase 3
+ * cleared, walking its map once more, and holds it then to the blocks of
+ * the inodes it kept and to its headers, log and inode chunks only -- not
+ * to the AG btree blocks, nor to the blocks of inodes it cleared.  Would
+ * it take the first n extents of el, and the bmbt blocks?
+ */
+static bool second_look_takes(struct p3ag *c, const struct fs_extents *el,
+			      size_t n)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	bool ok = true;
+
+	pthread_mutex_lock(&bstate_lock);
+	for (size_t i = 0; ok && i < c->nbmbt; i++) {
+		xfs_agnumber_t agno = fsb_to_agno(g, c->bmbt[i].fsb);
+
+		if (agno >= g->agcount || !c->r->ags[agno].bstate)
+			ok = false;
+		else
+			ok = !held_later(c->r, agno,
+					 fsb_to_agbno(g, c->bmbt[i].fsb));
+	}
+	for (size_t i = 0; ok && i < n; i++) {
 		const struct xfs_bmbt_irec *e = &el->v[i];
 		xfs_agnumber_t agno = fsb_to_agno(g, e->br_startblock);
-		uint64_t start = fsb_to_agbno(g, e->br_startblock);
-		uint64_t end = start + e->br_blockcount;
-		const struct sm_list *m;
-		size_t lo = 0, hi;
+		uint64_t b = fsb_to_agbno(g, e->br_startblock);
 
-		if (agno >= g->agcount)
+		if (agno >= g->agcount || !c->r->ags[agno].bstate ||
+		    b + e->br_blockcount > geom_ag_blocks(g, agno)) {
+			ok = false;
+			break;
+		}
+		for (uint64_t k = 0; ok && k < e->br_blockcount; k++)
+			ok = !held_later(c->r, agno, b + k);
+	}
+	pthread_mutex_unlock(&bstate_lock);
+	return ok;
+}
+
+/* The inode is kept: its blocks are held by the second looks after it. */
+static void mark_kept(struct p3ag *c)
+{
+	pthread_mutex_lock(&bstate_lock);
+	for (size_t i = 0; i < c->nmine; i++) {
+		const struct p3_mine *m = &c->mine[i];
+		struct rp_ag *ag = &c->r->ags[m->agno];
+		uint64_t end = (uint64_t)m->agbno + m->len;
+
+		if (m->agno >= c->r->fs->geo.agcount || !ag->bkept)
 			continue;
-		m = &c->r->ags[agno].meta;
-		/* disjoint and sorted (p3_meta_prepare): the first ending
-		   past start */
-		hi = m->n;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
+		if (end > geom_ag_blocks(&c->r->fs->geo, m->agno))
+			end = geom_ag_blocks(&c->r->fs->geo, m->agno);
+		for (uint64_t b = m->agbno; b < end; b++)
+			ag->bkept[b >> 3] |= (uint8_t)(1u << (b & 7));
+	}
+	pthread_mutex_unlock(&bstate_lock);
+	c->nmine = 0;
+}
 
-			if ((uint64_t)m->v[mid].agbno + m->v[mid].len <= start)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < m->n && m->v[lo].agbno < end) {
-			struct fs_objref o = OBJREF_INIT(OBJ_INODE);
-			struct fs_finding f;
-			uint64_t b = m->v[lo].agbno > start ? m->v[lo].agbno :
-				     start;
+/*
+ * The first finding of the walk after its claims that the reference
+ * holds against the fork (as fork_first_only() judges them), or NULL.
+ */
+static const struct fs_finding *walk_next_held(const struct p3ag *c)
+{
+	for (size_t i = c->walk_fl0 + c->nclaims_said; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
 
-			o.ino = c->ino;
-			o.agno = c->agno;
-			o.index = i;
-			fs_report_found(&c->fl, PR_RP_FORK_CLAIMS_METADATA, &o,
-					c->attr ? "attr" : "data",
-					agb_to_fsb(g, agno, (xfs_agblock_t)b));
-			if (c->fl.n && c->walk_fl0 < c->fl.n - 1) {
-				f = c->fl.v[c->fl.n - 1];
-				memmove(&c->fl.v[c->walk_fl0 + 1],
-					&c->fl.v[c->walk_fl0],
-					(c->fl.n - 1 - c->walk_fl0) *
-					sizeof(f));
-				c->fl.v[c->walk_fl0] = f;
-			}
+		if (f->obj.type == OBJ_BMBT &&
+		    (f->code == PR_BTREE_RECS_OUT_OF_ORDER ||
+		     (f->code == PR_BTREE_BAD_SIBLING &&
+		      !(f->flags & FND_EXPECTED))))
+			continue;
+		if (fork_verdict(f, false) != V_NOTE)
+			return f;
+	}
+	return NULL;
+}
+
+/*
+ * The reference holds each bmbt block and each record it walks to its
+ * block map, in the order it reads them -- a leaf's block, then its
+ * records (walk_claims_bmbt: the blocks the walk claimed, with how many
+ * extents came before each).  A claim it holds against the fork ends
+ * the walk there, as a bad record does.  Returns how many records the
+ * walk keeps of the first n, and puts its claim findings first among
+ * the walk's.  A realtime file's extents are not in the AGs: only its
+ * bmbt blocks are held (rt).
+ */
+static size_t walk_claims(struct p3ag *c, const struct fs_extents *el,
+			  size_t n, bool rt)
+{
+	size_t nb = 0;
+
+	for (size_t i = 0; ; i++) {
+		for (; nb < c->nbmbt && c->bmbt[nb].at <= i; nb++)
+			bmbt_states(c, c->bmbt[nb].fsb);
+		if (i >= n)
+			break;
+		if (!rt && !extent_states(c, &el->v[i], i))
 			return i;
-		}
 	}
 	return n;
 }
@@ -1205,15 +1487,70 @@ static int meta_cmp(const void *pa, const void *pb)
 	return a->agbno < b->agbno ? -1 : a->agbno > b->agbno;
 }
 
-/* Each AG's metadata, sorted and merged into disjoint runs (walk_meta). */
+/*
+ * The AG metadata phase 2 found, in the block states as the reference
+ * has it when its phase 2 ends: it reads the inode btrees last and marks
+ * their blocks and the inode chunks over what the free space and rmap
+ * btrees said.
+ */
+static void meta_states(struct repair *r, xfs_agnumber_t agno)
+{
+	const struct sm_list *m = &r->ags[agno].meta;
+	uint8_t *st = r->ags[agno].bstate;
+	uint32_t aglen = geom_ag_blocks(&r->fs->geo, agno);
+
+	for (size_t i = 0; st && i < m->n; i++) {
+		uint8_t to = BS_FS_MAP;
+
+		if (m->v[i].owner == XFS_RMAP_OWN_FS ||
+		    m->v[i].owner == XFS_RMAP_OWN_LOG)
+			to = BS_INUSE_FS;
+		else if (m->v[i].owner == XFS_RMAP_OWN_INODES)
+			to = BS_INO;
+		for (uint64_t b = m->v[i].agbno;
+		     b < (uint64_t)m->v[i].agbno + m->v[i].len && b < aglen;
+		     b++) {
+			switch (st[b]) {
+			case BS_UNKNOWN:
+			case BS_FREE1:
+			case BS_FREE:
+			case BS_INUSE1:
+			case BS_INUSE_FS1:
+			case BS_INO1:
+			case BS_FS_MAP1:
+			case BS_REFC:
+				st[b] = to;
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}
+
+/*
+ * Each AG's metadata, in its block states and sorted and merged into
+ * disjoint runs (extent_states).
+ */
 static void p3_meta_prepare(struct repair *r)
 {
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++) {
 		struct sm_list *m = &r->ags[agno].meta;
+		struct rp_ag *ag = &r->ags[agno];
 		size_t j = 0;
 
+		if (ag->bstate) {
+			ag->bkept = calloc(geom_ag_blocks(&r->fs->geo, agno) /
+					   8 + 1, 1);
+			if (!ag->bkept) {
+				/* no states, then: meta alone */
+				free(ag->bstate);
+				ag->bstate = NULL;
+			}
+		}
 		if (!m->n)
 			continue;
+		meta_states(r, agno);
 		qsort(m->v, m->n, sizeof(m->v[0]), meta_cmp);
 		for (size_t i = 1; i < m->n; i++) {
 			uint64_t jend = (uint64_t)m->v[j].agbno + m->v[j].len;
@@ -1233,9 +1570,13 @@ static void p3_meta_prepare(struct repair *r)
 	}
 }
 
+/* Start following the reference's walk of a fork mapped into el. */
 static void walk_begin(struct p3ag *c, const struct fs_extents *el)
 {
 	c->walk_fl0 = c->fl.n;
+	c->nbmbt = 0;
+	c->nclaims_said = 0;
+	c->claim_second = false;
 	c->walk_el = el;
 	c->walk_stopped = false;
 	c->walk_stop_n = 0;
@@ -1261,9 +1602,19 @@ static int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
 
 	(void)level;
 	c->bmbt_blocks[c->attr]++;
-	if (fsb_valid(g, fsb) && !walk_stopped(c, fsb_to_daddr(g, fsb)))
+	if (fsb_valid(g, fsb) && !walk_stopped(c, fsb_to_daddr(g, fsb))) {
+		struct p3_bmbt *nv;
+
 		claim(c, fsb, 1, XFS_RMAP_OFF_BMBT_BLOCK |
 		      (c->attr ? XFS_RMAP_OFF_ATTR_FORK : 0));
+		nv = fs_array_grow(c->bmbt, &c->capbmbt, c->nbmbt + 1,
+				   sizeof(*nv), 16);
+		if (nv) {
+			c->bmbt = nv;
+			c->bmbt[c->nbmbt++] = (struct p3_bmbt){
+				fsb, c->walk_el ? c->walk_el->n : 0 };
+		}
+	}
 	return 0;
 }
 
@@ -3261,7 +3612,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
 	bool version_bad = false, other_fatal = false;
 	xfs_fsblock_t empty_leaf;
-	size_t nkeep;
+	size_t nkeep, nwalk;
+	bool revive, has_later = false;
+	const struct fs_finding *later;
+	struct fs_finding later_f;
 	bool data_root_bad, local_too_large;
 	struct p3_counts k;
 
@@ -3408,13 +3762,31 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	extents_init(&del);
 	extents_init(&ael);
 	memset(c->bmbt_blocks, 0, sizeof(c->bmbt_blocks));
+	c->bmbt_dup = false;
+	c->nmine = 0;
 	c->attr = false;
 	c->ip = &ip;
 	walk_begin(c, &del);
 	fork_extents(fs, &ip, XFS_DATA_FORK, &del, claim_bmbt, c, &c->fl);
-	nkeep = walk_end(c, &del);
-	if (!(ip.flags & XFS_DIFLAG_REALTIME))
-		nkeep = walk_meta(c, &del, nkeep);
+	nwalk = walk_end(c, &del);
+	nkeep = walk_claims(c, &del, nwalk,
+			    (ip.flags & XFS_DIFLAG_REALTIME) != 0);
+	/*
+	 * A regular file whose walk ended at a claim, and at nothing before
+	 * it: the reference clears it here, and looks at it again in phase
+	 * 4 (second_look_takes()).  If it takes the map then, the walk goes
+	 * on to the first bad record, which it says ("bmap rec out of
+	 * order", ...) -- or there is none, and it keeps the file, all its
+	 * extents with it (im_chunk.revived).
+	 */
+	revive = c->claim_second && c->walk_fl0 == 0 && inode_is_reg(&ip) &&
+		 !(ip.flags & XFS_DIFLAG_REALTIME) &&
+		 second_look_takes(c, &del, nwalk);
+	if (revive && (later = walk_next_held(c)) != NULL) {
+		later_f = *later;
+		has_later = true;
+		revive = false;
+	}
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
 	if (c->fl.n)
 		suspect = true;
@@ -3423,6 +3795,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	v = flush(c, mode, fork_verdict, false);
 	if (cut)
 		say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
+	if (has_later)
+		say_finding(c, &later_f, mode, false);	/* its phase 4 */
 	if (c->has_overrun && !del.bad_seen && v != V_INODE) {
 		/* the walk would go on past the fork: the count clears it */
 		say_finding(c, &c->overrun, mode, false);
@@ -3433,6 +3807,13 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		rp_note_finding(&c->overrun);	/* the walk said it */
 	/* the reference's walk, and its claims, end at the first bad record */
 	del.n = nkeep;
+	if (v == V_INODE && revive) {
+		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
+		say_cleared(c);
+		ch->revived |= 1ull << bit;
+		del.n = nwalk;
+		v = V_NOTE;
+	}
 	if (v == V_INODE) {
 		say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);
@@ -3450,7 +3831,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		fork_extents(fs, &ip, XFS_ATTR_FORK, &ael, claim_bmbt, c,
 			     &c->fl);
 		nkeep = walk_end(c, &ael);
-		nkeep = walk_meta(c, &ael, nkeep);
+		nkeep = walk_claims(c, &ael, nkeep, false);
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
 		fork_first_only(c, true);
 		cut = map_cut(c, &ip, XFS_ATTR_FORK);
@@ -3559,10 +3940,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		mark_cleared(c, ch, bit);
 		goto out;
 	}
-	if (empty_leaf != NULLFSBLOCK) {
+	if (empty_leaf != NULLFSBLOCK || c->bmbt_dup) {
 		/*
 		 * The reference clears it on its second look (phase 4): the
 		 * blocks stay claimed and the counters were said as above.
+		 * A bmbt block claimed twice is one of its duplicate blocks
+		 * then, and the data fork bad.
 		 */
 		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 
@@ -3570,7 +3953,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		a.obj.agno = c->agno;
 		a.field = "data";
 		a.found = empty_leaf;
-		rp_say(c->out, PR_RP_BMBT_EMPTY_LEAF, &a);
+		if (empty_leaf != NULLFSBLOCK)
+			rp_say(c->out, PR_RP_BMBT_EMPTY_LEAF, &a);
+		else
+			say_ino(c, PR_RP_DATA_FORK_BAD, 0, 0);
 		ch->used &= ~(1ull << bit);
 		ch->late |= 1ull << bit;
 		mark_cleared(c, ch, bit);
@@ -3582,6 +3968,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	if (c->unlinked_bad)
 		say_cleared(c);		/* said, and kept */
 out:
+	if (((ch->used >> bit) & 1) && !((ch->cleared >> bit) & 1) &&
+	    !((ch->revived >> bit) & 1))
+		mark_kept(c);
 	c->ip = NULL;
 	extents_free(&del);
 	extents_free(&ael);
@@ -3880,6 +4269,8 @@ void p3ag_init(struct p3ag *c, struct repair *r, xfs_agnumber_t agno,
 void p3ag_fini(struct p3ag *c)
 {
 	flush_claims(c);
+	free(c->bmbt);
+	free(c->mine);
 	im_edges_free(&c->edges);
 	findings_free(&c->fl);
 	free(c->extra);
@@ -3906,10 +4297,59 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	rp_seq_done(&p->seq, agno);
 }
 
+/*
+ * A regular file's bmbt block that an extent read after it claimed too
+ * (a reflink filesystem's data may be shared) is one of the reference's
+ * duplicate blocks in its phase 4, whose second look then clears the
+ * file ("bad data fork in inode N"), as it does when the block was
+ * claimed before (bmbt_states()).
+ */
+static void p3_late_dups(struct repair *r)
+{
+	const struct fs_geom *g = &r->fs->geo;
+
+	for (xfs_agnumber_t agno = 0; agno < g->agcount; agno++) {
+		const uint8_t *st = r->ags[agno].bstate;
+		const struct sm_ag *sa = &r->smap->ags[agno];
+
+		for (size_t i = 0; st && i < sa->n; i++) {
+			const struct sm_rec *x = &sa->v[i];
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+			struct im_chunk *ch;
+			uint64_t m;
+			unsigned bit;
+
+			if (!sm_inode_owner(x->owner) ||
+			    (x->offset & XFS_RMAP_OFF_ATTR_FORK) ||
+			    !(x->offset & XFS_RMAP_OFF_BMBT_BLOCK) ||
+			    x->agbno >= geom_ag_blocks(g, agno) ||
+			    st[x->agbno] != BS_MULT)
+				continue;
+			ch = im_find(r->imap, x->owner, &bit);
+			if (!ch)
+				continue;
+			m = 1ull << bit;
+			if (!(ch->used & m) || (ch->cleared & m) ||
+			    (ch->revived & m) ||
+			    ch->ftype[bit] != XFS_DIR3_FT_REG_FILE)
+				continue;
+			a.obj.ino = x->owner;
+			a.obj.agno = ino_to_agno(g, x->owner);
+			rp_say(NULL, PR_RP_DATA_FORK_BAD, &a);
+			rp_say(NULL, PR_RP_INODE_CLEARED, &a);
+			ch->used &= ~m;
+			ch->late |= m;
+			ch->cleared |= m;
+			ch->suspect |= m;
+		}
+	}
+}
+
 void phase3(struct repair *r)
 {
 	struct p3 p;
 	uint64_t total = 0;
+	unsigned nthreads;
 
 	rp_log(NULL, "Phase 3 - for each AG...\n");
 	rp_log(NULL, "        - scan (but don't clear) agi unlinked lists...\n");
@@ -3936,11 +4376,21 @@ void phase3(struct repair *r)
 	for (xfs_agnumber_t agno = 0; agno < r->fs->geo.agcount; agno++)
 		total += r->ags[agno].sum.icount;
 	prog_set(PROG_PROCESS_INODES, total);
+	/*
+	 * An inode's claims are held to those of the inodes read before
+	 * it: the reference reads the AGs one after the other unless it
+	 * strides over them (then in parallel, and so shall we).
+	 */
+	nthreads = r->nthreads;
+	if (r->o.ag_stride <= 0)
+		r->nthreads = 1;
 	rp_run_ags(r, scan_ag, &p);
+	r->nthreads = nthreads;
 	rp_seq_fini(&p.seq);
 	prog_end();
 	rp_log(NULL, "        - process newly discovered inodes...\n");
 	prog_set(PROG_NEW_INODES, r->fs->geo.agcount);
 	rp_discover(r);
 	prog_end();
+	p3_late_dups(r);
 }

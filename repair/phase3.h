@@ -56,6 +56,33 @@ struct p3ag {
 	bool			walk_stopped;
 	size_t			walk_stop_n;
 	/*
+	 * The bmbt blocks the walk claimed, in its order, each with how
+	 * many extents it had mapped before it (walk_claims() holds both
+	 * to the block states in that order); the claim findings put first
+	 * among the walk's; a data fork bmbt block found claimed already,
+	 * for which the reference clears the inode on its second look.
+	 */
+	struct p3_bmbt {
+		xfs_fsblock_t	fsb;
+		size_t		at;
+	}			*bmbt;
+	size_t			nbmbt, capbmbt;
+	size_t			nclaims_said;
+	bool			bmbt_dup;
+	/*
+	 * The walk ended at a claim the reference's second look (phase
+	 * 4) may not hold against the fork: another inode's block, or an
+	 * AG btree block (extent_states()).
+	 */
+	bool			claim_second;
+	/* the blocks this inode claims, marked kept if it is (bkept) */
+	struct p3_mine {
+		xfs_agnumber_t	agno;
+		xfs_agblock_t	agbno;
+		uint32_t	len;
+	}			*mine;
+	size_t			nmine, capmine;
+	/*
 	 * Chunks no inobt record lists that the reference reads all the
 	 * same, in inobt order: the root inode's (r->root_chunk_made) and
 	 * those only the finobt lists.  Sorted; taken as the walk of the

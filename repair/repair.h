@@ -67,6 +67,31 @@ struct repair_opts {
 #define RP_CONV_BIGTIME		(1u << 1)
 #define RP_CONV_NREXT64		(1u << 2)
 
+/*
+ * The reference's block states, one per AG block (the numbers it
+ * prints).  Phase 2 (freescan.c) sets them as it reads the free space,
+ * rmap and refcount btrees, phase 3 adds the AG's metadata it found
+ * (p3_meta_prepare) and then each inode's claims, in the order it reads
+ * the inodes: an extent or bmbt block on free space, AG metadata or
+ * another inode's blocks is said there (phase3.c).
+ */
+enum rp_bstate {
+	BS_UNKNOWN	= 0,
+	BS_FREE1	= 1,	/* free by one free space tree */
+	BS_FREE		= 2,	/* free by both, or on the AGFL */
+	BS_INUSE	= 3,	/* claimed by an inode (phase 3) */
+	BS_INUSE_FS	= 4,	/* AG headers, internal log */
+	BS_MULT		= 5,	/* claimed twice */
+	BS_INO		= 6,	/* inode chunks */
+	BS_FS_MAP	= 7,	/* an AG btree block */
+	BS_INUSE1	= 8,	/* the rmapbt's: file blocks */
+	BS_INUSE_FS1	= 9,	/* headers, log */
+	BS_INO1		= 10,	/* inode chunks */
+	BS_FS_MAP1	= 11,	/* AG btree blocks, AGFL */
+	BS_REFC		= 12,	/* refcountbt blocks */
+	BS_COW		= 13,	/* CoW staging extents */
+};
+
 /* What phase 2 learnt about one AG, for the later phases. */
 struct rp_ag {
 	struct ag_summary	sum;		/* ag_check()'s counts */
@@ -92,6 +117,16 @@ struct rp_ag {
 	 * extents to it as the reference holds them to its block map.
 	 */
 	struct sm_list		meta;
+	/*
+	 * The block states (enum rp_bstate) of the reference's replay of
+	 * the free space trees (freescan.c), kept where it was made (the
+	 * trees were read as the reference reads them), else NULL: then
+	 * phase 3 holds extents only to meta, and phase 4 says the rest.
+	 * Phase 3 updates it under rp_bstate_lock.
+	 */
+	uint8_t			*bstate;
+	/* with it: a bit per block an inode phase 3 kept claims */
+	uint8_t			*bkept;
 	uint64_t		nonroot_blocks;
 	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
 	bool			agf_read;

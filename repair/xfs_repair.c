@@ -360,6 +360,8 @@ static void free_state(struct repair *r)
 			sm_list_free(&r->ags[i].free_bno);
 			sm_list_free(&r->ags[i].free_cnt);
 			sm_list_free(&r->ags[i].meta);
+			free(r->ags[i].bstate);
+			free(r->ags[i].bkept);
 			sm_refc_free(&r->ags[i].disk_refcs);
 			findings_free(&r->ags[i].deferred);
 			findings_free(&r->ags[i].stale_rmaps);

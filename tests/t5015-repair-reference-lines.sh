@@ -114,6 +114,21 @@
 #     then has no "." or ".."), also for a flag of large extent counts
 #     the filesystem lacks; an extent over AG metadata, said in phase 3
 #     ("data fork in inode N claims metadata block B", the inode cleared);
+#     each bmbt block and extent held in phase 3 to the block states
+#     phase 2 left and to the claims of the inodes read before it: free
+#     ("data fork in ino N claims free block B", kept), another inode's
+#     ("data fork in regular inode N claims used block B" -- "regular"
+#     for a directory too --, cleared; an attribute fork's cleared
+#     alone), a bmbt block claimed by an extent read before it ("inode
+#     0xNbmap block 0xB claimed, state is 3", the inode cleared only in
+#     phase 4: "bad data fork in inode N"); a file whose walk ends at an
+#     AG btree block or at a block of an inode cleared before it, kept
+#     in phase 4 ("imap claims in-use inode N is free, would correct
+#     imap"), not one at the log; there, the next bad record of its map
+#     ("bmap rec out of order"); on a reflink filesystem, a file's
+#     bmbt block a later file's data shares, the first file cleared in
+#     phase 4 ("bad data fork in inode N"); a symlink's data fork may
+#     share nothing ("claims used block");
 #   - extent counters past the largest the inode's format allows (by its
 #     own large extent counts flag): walked as none ("bad nextents N ...
 #     would reset to 0", "block 0 of inode N attribute fork is missing",
@@ -369,6 +384,22 @@ plain | a file's extent count past 2^31-1: reset to 0, kept | inode {ino:/file_s
 plain | a directory marked for large extent counts without the feature | inode {ino:/dir_leaf}; fuzz -d v3.nrext64 ones
 std | an extent over an inode chunk: claims metadata in phase 3 | inode {ino:/dir_leaf}; fuzz -d u3.bmx[2].startblock sub
 std | an extent grown over AG metadata | inode {ino:/file_small}; fuzz -d u3.bmx[0].blockcount middlebit
+std | an extent moved onto free space: said in phase 3, kept | inode {ino:/file_small}; fuzz -d u3.bmx[0].startblock add
+std | a bmbt leaf's extent moved onto free space | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[1].startblock add
+plain | an attribute extent moved onto free space | inode {ino:/attr_leaf}; write -d a.bmx[0].startblock 15000
+plain | an extent over a later file's blocks: that file claims used | inode {ino:/file_small}; write -d u3.bmx[0].startblock 50
+plain | a directory's extent over an earlier file's: "regular" inode | inode {ino:/dir_block}; write -d u3.bmx[0].startblock 30
+plain | an attribute extent over an earlier file's blocks | inode {ino:/attr_leaf}; write -d a.bmx[0].startblock 30
+plain | an extent over a bmbt leaf and its data: bmap block claimed | inode {ino:/file_small}; write -d u3.bmx[0].startblock 1554
+plain | an extent over a bmbt leaf only: cleared in phase 4 | inode {ino:/file_small}; write -d u3.bmx[0].startblock 1554; write -d u3.bmx[0].blockcount 1
+plain | a file's extent over the bnobt root: cleared, kept in phase 4 | inode {ino:/file_small}; write -d u3.bmx[0].startblock 1
+std | a file's extent over AG btree roots: kept in phase 4, its rmap missing | inode {ino:/file_small}; write -d u3.bmx[0].startblock 1
+plain | a file's second extent over the inobt root: kept in phase 4 | inode {ino:/file_sparse}; write -d u3.bmx[1].startblock 3
+plain | a file's extent over the log: cleared for good | inode {ino:/file_small}; write -d u3.bmx[0].startblock 65545
+plain | an extent over an AGFL block: free to the reference | inode {ino:/file_sparse}; write -d u3.bmx[1].startblock 5
+plain | an extent grown over its own next ones: phase 4's bad record | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[1].blockcount add
+plain | an extent grown over a later file's: that file kept in phase 4 | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[2].blockcount add
+std | a later file's extent over a bmbt leaf: shared, the btree file cleared in phase 4 | inode {ino:/file_sparse}; write -d u3.bmx[0].startblock 1559
 plain | bmbt root in the inode: bad level | inode {ino:/file_btree}; fuzz -d u3.bmbt.level ones
 plain | bmbt root in the inode: extents read as a root, level 0 | inode {ino:/file_sparse}; fuzz -d core.format lastbit
 plain | bmbt root in the inode: no records | inode {ino:/file_btree}; write -d u3.bmbt.numrecs 0
