@@ -1775,7 +1775,7 @@ static void claim_kept_forks(struct p3ag *c, const void *raw)
 		/* the bmbt blocks are claimed on the way, as in a clean walk */
 		fork_extents(fs, &ip, fork, &el, claim_bmbt, c, &c->fl);
 		n = walk_end(c, &el);
-		n = walk_meta(c, &el, n);
+		n = walk_claims(c, &el, n, false);
 		if (c->fl.n == fl0 && !el.bad_seen)
 			for (size_t i = 0; i < n; i++)
 				claim_extent(c, &el.v[i], c->attr);
