@@ -39,6 +39,9 @@ struct im_chunk {
 	uint64_t	unreadable;	/* kept, but the kernel's inode verifier
 					   refuses it: phases 6 and 7 of the
 					   reference cannot read it */
+	uint64_t	btree_refused;	/* unreadable, because the kernel
+					   refuses a fork's btree root (the
+					   reference says so first) */
 	uint64_t	said;		/* reported once (atomic OR) */
 	uint32_t	nlink[64];	/* on disk */
 	uint32_t	counted[64];	/* links found (phase 6) */

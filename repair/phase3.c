@@ -2879,6 +2879,34 @@ struct p3_counts {
 					   fork of no records: said twice */
 };
 
+/*
+ * The kernel loads a fork in btree format with the inode, and refuses
+ * one whose extent counter (as the inode has it) the fork could hold as
+ * a plain list of extents.  The reference only says the counter is wrong
+ * and keeps the inode; its phases 6 and 7 then cannot read it ("corrupt
+ * inode N (btree)." before "couldn't map inode N").  The kernel's other
+ * refusals of a root (no records, more than fit, a bad level) cost the
+ * inode in phase 3 already.  The data fork is loaded first: a refused
+ * one is the only one said.
+ */
+static bool btree_root_refused(const struct fs_inode *ip,
+			       const struct p3_counts *k)
+{
+	for (int w = 0; w < 2; w++) {
+		int fork = w ? XFS_ATTR_FORK : XFS_DATA_FORK;
+		uint32_t size;
+
+		if (w && !inode_has_attr_fork(ip))
+			break;
+		if (inode_fork_format(ip, fork) != XFS_DINODE_FMT_BTREE ||
+		    !inode_fork_ptr(ip, fork, &size))
+			continue;
+		if (k->disk[w] <= size / sizeof(struct xfs_bmbt_rec))
+			return true;
+	}
+	return false;
+}
+
 static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
 			 struct p3_counts *k)
 {
@@ -3227,6 +3255,15 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		claim_extent(c, &ael.v[i], true);
 
 	ch->used |= 1ull << bit;
+	if (!unreadable && btree_root_refused(&ip, &k)) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+		a.obj.ino = c->ino;
+		a.obj.agno = c->agno;
+		rp_note(PR_RP_BMBT_ROOT_REFUSED, &a);
+		ch->btree_refused |= 1ull << bit;
+		unreadable = true;
+	}
 	if (unreadable || rt_extents_refused(fs, &ip, &del))
 		ch->unreadable |= 1ull << bit;
 	ch->nlink[bit] = ip.nlink;

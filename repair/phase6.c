@@ -193,7 +193,16 @@ void rp_say_unmapped(const struct inomap *im, xfs_ino_t ino,
 		     enum fs_problem code, struct rp_args *a)
 {
 	const struct im_dir *d = im_dir_find(im, ino);
+	struct im_chunk *ch;
+	unsigned bit;
 
+	ch = im_find(im, ino, &bit);
+	if (ch && ((ch->btree_refused >> bit) & 1)) {
+		struct rp_args b = RP_ARGS_INIT(OBJ_INODE);
+
+		b.obj.ino = ino;
+		rp_say(NULL, PR_RP_BMBT_ROOT_REFUSED, &b);
+	}
 	if (d && d->sf_badino != NULLFSINO) {
 		struct rp_args b = RP_ARGS_INIT(OBJ_INODE);
 

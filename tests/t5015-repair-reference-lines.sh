@@ -116,6 +116,9 @@
 #     the fork ("zero length extent", "correcting nextents"), or with no
 #     attribute fork ("bad anextents"); the large extent counts flag
 #     without the feature, said twice in phase 3;
+#   - a btree fork whose extent counter would fit the fork as a list:
+#     kept, but the kernel refuses its root ("corrupt inode N (btree)."
+#     before "couldn't map inode N" in phases 6 and 7);
 #   - the realtime flag without a realtime device: a file cleared ("found
 #     inode N claiming to be a real-time file"), another inode's blocks
 #     ordinary ("would fix bad flags."), a directory unreadable to the
@@ -189,6 +192,7 @@ plain | bmbt leaf: right sibling that skips the next leaf | inode {ino:/file_btr
 plain | attribute fork format out of range (negative) | inode {ino:/file_btree}; fuzz -d core.aformat firstbit
 plain | a file's attribute fork format: kept, its entry stays | inode {ino:/file_btree}; write -d core.aformat 7
 plain | a directory's attribute fork format: kept, unreadable | inode {ino:/dir_block}; fuzz -d core.aformat firstbit
+plain | a btree directory's extent count that fits the fork: its root refused | inode {ino:/dir_node}; fuzz -d core.nextents zeroes
 plain | the root's magic number: kept, unreadable, all disconnected | inode {ino:/}; fuzz -d core.magic ones
 plain | the root's data fork format: cleared, root lost | inode {ino:/}; fuzz -d core.format firstbit
 std | the root's mode zeroed: root lost, reinitialized | inode {ino:/}; fuzz -d core.mode zeroes
