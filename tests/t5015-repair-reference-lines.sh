@@ -415,7 +415,12 @@ EOF
 # read from an impossible AGF height ("expected level -2"), the AGF's
 # rmapbt block count, AGF fields printed signed and the AGF's UUID; file
 # mappings an rmapbt with damaged keys hides from the reference's lookups
-# ("Missing reverse-mapping record")
+# ("Missing reverse-mapping record"), and those of the headers, the log
+# and the inode chunks, looked up the same way (a key equal to the
+# lookup's takes the first record below it, whatever it holds: "Could
+# not read reverse-mapping record"); the rmapbt's blocks of AG btrees
+# are not looked up; the inode btrees' blocks against the states the
+# rmapbt gave ("inobt btree block claimed (state S)")
 cat >> "$T/cases" <<'EOF'
 std | bnobt record: a start past the AG | agf 0; addr bnoroot; fuzz -d recs[3].startblock ones
 std | bnobt record: a length past the AG | agf 0; addr bnoroot; fuzz -d recs[1].blockcount ones
@@ -442,6 +447,12 @@ std | AGF UUID printed | agf 0; fuzz -d uuid ones
 plain | bnobt root on a data block: a bad checksum first | agf 1; fuzz -d bnoroot add
 std | rmapbt root: a first key past the AG, its child's records missed by lookups | agf 0; addr rmaproot; fuzz -d keys[1].startblock sub
 std | rmapbt root: a second key's offset raised, one record missed | agf 0; addr rmaproot; fuzz -d keys[2].offset middlebit
+std | rmapbt leaf: a first record out of the AG, landed on below a key equal to the lookup's | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[1].startblock middlebit
+std | rmapbt leaf: the headers' record with a flag, looked up | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[1].attrfork add
+std | rmapbt leaf: the headers' record of another owner | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[1].owner lastbit
+std | rmapbt leaf: an inode chunk's record moved, missed by its lookup | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[9].startblock add
+std | rmapbt leaf: a free space btree record with a flag, not looked up | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[2].attrfork add
+std | rmapbt leaf: inode btree blocks given to a file, claimed by the inode btrees | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[3].owner add
 EOF
 sed -i '/^#/d' "$T/cases"
 # CASES=REGEX runs only the cases whose line matches (when chasing one)
