@@ -1034,6 +1034,23 @@ static void fork_first_only(struct p3ag *c, bool attr)
 	bool held = false;
 	size_t j = 0;
 
+	/*
+	 * Of a node's entry, the reference checks the pointer before it
+	 * reads the child and then holds the key against the last one:
+	 * a bad pointer is its first finding there, not the key's order.
+	 */
+	for (size_t i = 0; i + 1 < c->fl.n; i++) {
+		struct fs_finding *k = &c->fl.v[i], *p = k + 1, t;
+
+		if (k->code == PR_BTREE_KEYS_OUT_OF_ORDER &&
+		    p->code == PR_BTREE_BAD_PTR && k->obj.type == OBJ_BMBT &&
+		    p->obj.type == OBJ_BMBT && k->obj.daddr == p->obj.daddr &&
+		    k->obj.index == p->obj.index) {
+			t = *k;
+			*k = *p;
+			*p = t;
+		}
+	}
 	for (size_t i = 0; i < c->fl.n; i++) {
 		struct fs_finding *f = &c->fl.v[i];
 
@@ -3311,6 +3328,28 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
 		say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
 		suspect = true;
+	}
+	/*
+	 * A directory's bmbt read whole by the kernel must hold as many
+	 * extents as the counter says, which the reference only resets:
+	 * its phase 6 cannot read the blocks (and says why when the tree
+	 * holds more).  A counter the fork could hold as a list was
+	 * refused with the root already.
+	 */
+	if (inode_is_dir(&ip) && ip.format == XFS_DINODE_FMT_BTREE &&
+	    del.n != k.disk[0] &&
+	    !((ch->unreadable >> bit) & 1)) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+		a.obj.ino = c->ino;
+		a.obj.agno = c->agno;
+		a.found = k.disk[0];
+		a.expected = del.n;
+		ch->ext_refused |= 1ull << bit;
+		if (k.disk[0] < del.n) {
+			ch->ext_short |= 1ull << bit;
+			rp_note(PR_RP_BMBT_EXTENTS_REFUSED, &a);
+		}
 	}
 	if (attr_bad ? k.disk[1] != 0 :
 	    c->count_bad[1] || (ip.aformat == XFS_DINODE_FMT_BTREE &&

@@ -509,6 +509,24 @@ static void walk(struct p6 *p)
 			rp_say_unmapped(r->imap, dir, PR_RP_DIR_UNREADABLE, &a);
 			continue;
 		}
+		/*
+		 * Its blocks the kernel cannot map: the reference would
+		 * rebuild it and reads no entry, not even its "." (it would
+		 * create one, and counts it as the parent did).
+		 */
+		if (dch && ((dch->ext_refused >> dbit) & 1)) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+			a.obj.ino = dir;
+			if ((dch->ext_short >> dbit) & 1)
+				rp_say(NULL, PR_RP_BMBT_EXTENTS_REFUSED, &a);
+			if (!((dch->rebuild >> dbit) & 1)) {
+				rp_say(NULL, PR_RP_DIR_REBUILD, &a);
+				dch->rebuild |= 1ull << dbit;
+			}
+			rp_say(NULL, PR_RP_DOT_CREATE, &a);
+			continue;
+		}
 		if (!d)
 			continue;
 		find_unread(p, d, &u);

@@ -118,7 +118,11 @@
 #     without the feature, said twice in phase 3;
 #   - a btree fork whose extent counter would fit the fork as a list:
 #     kept, but the kernel refuses its root ("corrupt inode N (btree)."
-#     before "couldn't map inode N" in phases 6 and 7);
+#     before "couldn't map inode N" in phases 6 and 7); a directory's
+#     btree holding other than its extent counter says: its blocks
+#     refused in phase 6 ("corrupt dinode N, (btree extents)." where it
+#     holds more, "would rebuild directory inode N", "would create
+#     missing "." entry"), its entries' inodes disconnected;
 #   - the realtime flag without a realtime device: a file cleared ("found
 #     inode N claiming to be a real-time file"), another inode's blocks
 #     ordinary ("would fix bad flags."), a directory unreadable to the
@@ -193,6 +197,9 @@ plain | attribute fork format out of range (negative) | inode {ino:/file_btree};
 plain | a file's attribute fork format: kept, its entry stays | inode {ino:/file_btree}; write -d core.aformat 7
 plain | a directory's attribute fork format: kept, unreadable | inode {ino:/dir_block}; fuzz -d core.aformat firstbit
 plain | a btree directory's extent count that fits the fork: its root refused | inode {ino:/dir_node}; fuzz -d core.nextents zeroes
+plain | a btree directory's extent count below its tree's: its blocks refused | inode {ino:/dir_node}; fuzz -d core.nextents lastbit
+std | a btree directory's extent count above its tree's: its blocks refused | inode {ino:/dir_node}; fuzz -d core.nextents lastbit
+std | bmbt root: one record more, its null pointer said before the key's order | inode {ino:/file_btree}; fuzz -d u3.bmbt.numrecs lastbit
 plain | the root's magic number: kept, unreadable, all disconnected | inode {ino:/}; fuzz -d core.magic ones
 plain | the root's data fork format: cleared, root lost | inode {ino:/}; fuzz -d core.format firstbit
 std | the root's mode zeroed: root lost, reinitialized | inode {ino:/}; fuzz -d core.mode zeroes
