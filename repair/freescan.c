@@ -62,6 +62,7 @@ struct replay {
 	uint8_t		*state;
 	struct rp_out	*o;
 	bool		cnt;		/* reading the cntbt */
+	bool		fino;		/* reading the finobt */
 	xfs_daddr_t	block;		/* leaf whose records are read */
 	bool		skip;		/* that block was claimed twice */
 	uint32_t	lastblock, lastcount;
@@ -515,6 +516,45 @@ static int refc_rec(struct btree_walk *w, const void *rec, void *priv)
 	return 0;
 }
 
+/*
+ * Then the inode btrees (after the AGF's trees): each block must be
+ * unknown, free by the free space trees, or mapped to an AG btree by the
+ * rmapbt; another state is said ("inobt btree block claimed (state S)")
+ * and the block read on all the same.
+ */
+static int ino_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
+		     void *priv)
+{
+	struct replay *p = priv;
+	const struct fs_geom *g = &w->fs->geo;
+	uint32_t agbno = fsb_to_agbno(g, fsb);
+	struct rp_args a = RP_ARGS_INIT(OBJ_INOBT);
+	uint8_t st;
+
+	(void)level;
+	if (fsb_to_agno(g, fsb) != p->agno || agbno >= p->aglen)
+		return 0;
+	st = p->state[agbno];
+	switch (st) {
+	case BS_UNKNOWN:
+	case BS_FREE1:
+	case BS_FREE:
+	case BS_FS_MAP1:
+		p->state[agbno] = BS_FS_MAP;
+		return 0;
+	}
+	a.obj = w->obj;
+	a.obj.agno = p->agno;
+	a.field = "ino claim";
+	a.s1 = p->fino ? "fino" : "ino";
+	a.found = agbno;
+	a.v2 = st;
+	a.v3 = 0;
+	rp_say(p->o, PR_AG_BLOCK_CONFLICT, &a);
+	sm_list_add(p->said, agbno, 1, 0, 0);
+	return 0;
+}
+
 bool rp_rmap_replay_skipped(const struct sm_list *skipped, xfs_daddr_t daddr,
 			    unsigned blkbb_log, uint64_t index)
 {
@@ -536,6 +576,7 @@ unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
 	struct btree_root root;
 	struct fs_buf *bp;
 	struct fs_agf agf;
+	struct fs_agi agi;
 	unsigned done = 0;
 
 	p.aglen = geom_ag_blocks(g, agno);
@@ -574,6 +615,17 @@ unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
 	if (p.states && g->has_reflink && (!g->has_rmapbt || ag->rmap_as_ref)) {
 		agf_btree_root(&agf, agno, BT_REFC, &root);
 		btree_walk(fs, &root, refc_rec, refc_block, &p, NULL, NULL);
+	}
+	if (p.states && ag->sum.agi_ok &&
+	    !ag_read_agi(fs, agno, NULL, &bp, &agi)) {
+		buf_release(bp);
+		agi_btree_root(&agi, agno, BT_INO, &root);
+		btree_walk(fs, &root, NULL, ino_block, &p, NULL, NULL);
+		if (g->has_finobt) {
+			p.fino = true;
+			agi_btree_root(&agi, agno, BT_FINO, &root);
+			btree_walk(fs, &root, NULL, ino_block, &p, NULL, NULL);
+		}
 	}
 	/* kept for phase 3, which holds each inode's claims to it */
 	free(ag->bstate);

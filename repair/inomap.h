@@ -43,6 +43,14 @@ struct im_chunk {
 	uint64_t	unreadable;	/* kept, but the kernel's inode verifier
 					   refuses it: phases 6 and 7 of the
 					   reference cannot read it */
+	uint64_t	btree_refused;	/* unreadable, because the kernel
+					   refuses a fork's btree root (the
+					   reference says so first) */
+	uint64_t	ext_refused;	/* a directory whose bmbt holds
+					   other than its extent counter
+					   says: the kernel cannot read its
+					   blocks (phase 6) */
+	uint64_t	ext_short;	/* ... more than it says */
 	uint64_t	said;		/* reported once (atomic OR) */
 	uint32_t	nlink[64];	/* on disk */
 	uint32_t	counted[64];	/* links found (phase 6) */

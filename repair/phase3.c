@@ -1046,6 +1046,23 @@ static void fork_first_only(struct p3ag *c, bool attr)
 	bool held = false;
 	size_t j = 0;
 
+	/*
+	 * Of a node's entry, the reference checks the pointer before it
+	 * reads the child and then holds the key against the last one:
+	 * a bad pointer is its first finding there, not the key's order.
+	 */
+	for (size_t i = 0; i + 1 < c->fl.n; i++) {
+		struct fs_finding *k = &c->fl.v[i], *p = k + 1, t;
+
+		if (k->code == PR_BTREE_KEYS_OUT_OF_ORDER &&
+		    p->code == PR_BTREE_BAD_PTR && k->obj.type == OBJ_BMBT &&
+		    p->obj.type == OBJ_BMBT && k->obj.daddr == p->obj.daddr &&
+		    k->obj.index == p->obj.index) {
+			t = *k;
+			*k = *p;
+			*p = t;
+		}
+	}
 	for (size_t i = 0; i < c->fl.n; i++) {
 		struct fs_finding *f = &c->fl.v[i];
 
@@ -3283,6 +3300,34 @@ struct p3_counts {
 					   fork of no records: said twice */
 };
 
+/*
+ * The kernel loads a fork in btree format with the inode, and refuses
+ * one whose extent counter (as the inode has it) the fork could hold as
+ * a plain list of extents.  The reference only says the counter is wrong
+ * and keeps the inode; its phases 6 and 7 then cannot read it ("corrupt
+ * inode N (btree)." before "couldn't map inode N").  The kernel's other
+ * refusals of a root (no records, more than fit, a bad level) cost the
+ * inode in phase 3 already.  The data fork is loaded first: a refused
+ * one is the only one said.
+ */
+static bool btree_root_refused(const struct fs_inode *ip,
+			       const struct p3_counts *k)
+{
+	for (int w = 0; w < 2; w++) {
+		int fork = w ? XFS_ATTR_FORK : XFS_DATA_FORK;
+		uint32_t size;
+
+		if (w && !inode_has_attr_fork(ip))
+			break;
+		if (inode_fork_format(ip, fork) != XFS_DINODE_FMT_BTREE ||
+		    !inode_fork_ptr(ip, fork, &size))
+			continue;
+		if (k->disk[w] <= size / sizeof(struct xfs_bmbt_rec))
+			return true;
+	}
+	return false;
+}
+
 static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
 			 struct p3_counts *k)
 {
@@ -3857,6 +3902,15 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		claim_extent(c, &ael.v[i], true);
 
 	ch->used |= 1ull << bit;
+	if (!unreadable && btree_root_refused(&ip, &k)) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+		a.obj.ino = c->ino;
+		a.obj.agno = c->agno;
+		rp_note(PR_RP_BMBT_ROOT_REFUSED, &a);
+		ch->btree_refused |= 1ull << bit;
+		unreadable = true;
+	}
 	if (unreadable || rt_extents_refused(fs, &ip, &del))
 		ch->unreadable |= 1ull << bit;
 	ch->nlink[bit] = ip.nlink;
@@ -3904,6 +3958,28 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
 		say_ino(c, PR_RP_NEXTENTS, k.disk[0], del.n);
 		suspect = true;
+	}
+	/*
+	 * A directory's bmbt read whole by the kernel must hold as many
+	 * extents as the counter says, which the reference only resets:
+	 * its phase 6 cannot read the blocks (and says why when the tree
+	 * holds more).  A counter the fork could hold as a list was
+	 * refused with the root already.
+	 */
+	if (inode_is_dir(&ip) && ip.format == XFS_DINODE_FMT_BTREE &&
+	    del.n != k.disk[0] &&
+	    !((ch->unreadable >> bit) & 1)) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+		a.obj.ino = c->ino;
+		a.obj.agno = c->agno;
+		a.found = k.disk[0];
+		a.expected = del.n;
+		ch->ext_refused |= 1ull << bit;
+		if (k.disk[0] < del.n) {
+			ch->ext_short |= 1ull << bit;
+			rp_note(PR_RP_BMBT_EXTENTS_REFUSED, &a);
+		}
 	}
 	if (attr_bad ? k.disk[1] != 0 :
 	    c->count_bad[1] || (ip.aformat == XFS_DINODE_FMT_BTREE &&

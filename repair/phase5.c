@@ -138,20 +138,18 @@ static void rmap_diff(const struct sm_rec *obs, const struct sm_rec *disk,
 
 	a.obj.agno = c->agno;
 	if (obs && disk) {
-		if (!sm_inode_owner(obs->owner) && !sm_inode_owner(disk->owner))
-			return;
 		rmap_words(disk, saw, sizeof(saw));
 		rmap_words(obs, want, sizeof(want));
 		snprintf(both, sizeof(both), "saw (%u/%u) %s; should be (%u/%u) %s",
 			 c->agno, disk->agbno, saw, c->agno, obs->agbno, want);
-		a.obj.ino = obs->owner;
+		if (sm_inode_owner(obs->owner))
+			a.obj.ino = obs->owner;
 		a.found = obs->agbno;
 		a.s1 = both;
 		rp_say(c->out, PR_RP_RMAP_WRONG, &a);
 	} else if (obs) {
-		if (!sm_inode_owner(obs->owner))
-			return;
-		a.obj.ino = obs->owner;
+		if (sm_inode_owner(obs->owner))
+			a.obj.ino = obs->owner;
 		a.found = obs->agbno;
 		a.expected = obs->len;
 		a.v2 = obs->owner;
@@ -427,17 +425,22 @@ static int rl_read(struct rlookup *l, uint32_t agbno, struct fs_buf **bpp)
 				l->ops->buf_ops, NULL, bpp);
 }
 
-/* The last record at or before the key, by the low keys (xfs_btree_lookup LE). */
+/*
+ * The last record at or before the key, by the low keys (xfs_btree_lookup
+ * LE): in each node the last key at or before it, and once a node's key
+ * equals it, the first entry of each block below.
+ */
 static int rl_lookup_le(struct rlookup *l, uint32_t root, unsigned levels)
 {
 	const struct fs_geom *g = &l->c->r->fs->geo;
 	uint32_t agbno = root;
+	int diff = 1;
 
 	for (unsigned depth = 0; depth < levels && depth < 16; depth++) {
 		struct fs_buf *bp;
 		const uint8_t *d, *base;
 		unsigned level, n, keyno = 0, low = 1, high, maxr;
-		int diff = 1, r;
+		int r;
 		bool leaf;
 
 		if ((r = rl_read(l, agbno, &bp)))
@@ -450,7 +453,13 @@ static int rl_lookup_le(struct rlookup *l, uint32_t root, unsigned levels)
 		base = d + btree_hdr_len(l->ops);
 		if (n > maxr)
 			n = maxr;
-		high = n;
+		/*
+		 * A key equal to the searched one above: the block's first
+		 * entry, whatever it holds, is taken without a look.
+		 */
+		high = diff ? n : 0;
+		if (!diff)
+			keyno = 1;
 		while (low <= high) {
 			const uint8_t *k;
 
@@ -574,6 +583,18 @@ static bool rmap_is_good(const struct sm_rec *obs, const struct xfs_rmap_rec *m)
 	       (raw & XFS_RMAP_OFF_MASK) + len >= sm_fileoff(obs) + obs->len;
 }
 
+/*
+ * The reverse mappings the reference looks up: those of files, and of
+ * the AG metadata it notes before its phase 5 -- the headers, the log and
+ * the inode chunks.  The blocks of the AG's btrees and of the AGFL it
+ * only notes when it rebuilds them (never under -n): it looks none up.
+ */
+static bool rl_looked_up(uint64_t owner)
+{
+	return sm_inode_owner(owner) || owner == XFS_RMAP_OWN_FS ||
+	       owner == XFS_RMAP_OWN_LOG || owner == XFS_RMAP_OWN_INODES;
+}
+
 static void check_rmaps_by_lookup(struct p5ag *c, const struct sm_list *obs)
 {
 	struct rlookup l = { .c = c, .ops = &rmapbt_ops,
@@ -590,8 +611,7 @@ static void check_rmaps_by_lookup(struct p5ag *c, const struct sm_list *obs)
 		const struct sm_rec *x = &obs->v[i];
 		int r;
 
-		/* the reference's lookups of AG metadata fail nowhere we saw */
-		if (!sm_inode_owner(x->owner))
+		if (!rl_looked_up(x->owner))
 			continue;
 		if (uncounted(x->owner, c->r))
 			continue;	/* cleared: it has no mappings */

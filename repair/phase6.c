@@ -193,7 +193,16 @@ void rp_say_unmapped(const struct inomap *im, xfs_ino_t ino,
 		     enum fs_problem code, struct rp_args *a)
 {
 	const struct im_dir *d = im_dir_find(im, ino);
+	struct im_chunk *ch;
+	unsigned bit;
 
+	ch = im_find(im, ino, &bit);
+	if (ch && ((ch->btree_refused >> bit) & 1)) {
+		struct rp_args b = RP_ARGS_INIT(OBJ_INODE);
+
+		b.obj.ino = ino;
+		rp_say(NULL, PR_RP_BMBT_ROOT_REFUSED, &b);
+	}
 	if (d && d->sf_badino != NULLFSINO) {
 		struct rp_args b = RP_ARGS_INIT(OBJ_INODE);
 
@@ -498,6 +507,24 @@ static void walk(struct p6 *p)
 			/* its entries stay unread: what they name is not reached */
 			a.obj.ino = dir;
 			rp_say_unmapped(r->imap, dir, PR_RP_DIR_UNREADABLE, &a);
+			continue;
+		}
+		/*
+		 * Its blocks the kernel cannot map: the reference would
+		 * rebuild it and reads no entry, not even its "." (it would
+		 * create one, and counts it as the parent did).
+		 */
+		if (dch && ((dch->ext_refused >> dbit) & 1)) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+			a.obj.ino = dir;
+			if ((dch->ext_short >> dbit) & 1)
+				rp_say(NULL, PR_RP_BMBT_EXTENTS_REFUSED, &a);
+			if (!((dch->rebuild >> dbit) & 1)) {
+				rp_say(NULL, PR_RP_DIR_REBUILD, &a);
+				dch->rebuild |= 1ull << dbit;
+			}
+			rp_say(NULL, PR_RP_DOT_CREATE, &a);
 			continue;
 		}
 		if (!d)

@@ -278,6 +278,7 @@ void phase5(struct repair *r);
 void phase6(struct repair *r);
 /*
  * phase6.c: "couldn't map inode N" (code: in phase 6 or 7), after the
+ * kernel's refusal of a btree root ("corrupt inode N (btree).") and the
  * reason the short-form verifier gave, if it named an inode number.
  */
 void rp_say_unmapped(const struct inomap *im, xfs_ino_t ino,

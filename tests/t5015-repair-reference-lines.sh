@@ -136,6 +136,13 @@
 #     the fork ("zero length extent", "correcting nextents"), or with no
 #     attribute fork ("bad anextents"); the large extent counts flag
 #     without the feature, said twice in phase 3;
+#   - a btree fork whose extent counter would fit the fork as a list:
+#     kept, but the kernel refuses its root ("corrupt inode N (btree)."
+#     before "couldn't map inode N" in phases 6 and 7); a directory's
+#     btree holding other than its extent counter says: its blocks
+#     refused in phase 6 ("corrupt dinode N, (btree extents)." where it
+#     holds more, "would rebuild directory inode N", "would create
+#     missing "." entry"), its entries' inodes disconnected;
 #   - the realtime flag without a realtime device: a file cleared ("found
 #     inode N claiming to be a real-time file"), another inode's blocks
 #     ordinary ("would fix bad flags."), a directory unreadable to the
@@ -209,6 +216,10 @@ plain | bmbt leaf: right sibling that skips the next leaf | inode {ino:/file_btr
 plain | attribute fork format out of range (negative) | inode {ino:/file_btree}; fuzz -d core.aformat firstbit
 plain | a file's attribute fork format: kept, its entry stays | inode {ino:/file_btree}; write -d core.aformat 7
 plain | a directory's attribute fork format: kept, unreadable | inode {ino:/dir_block}; fuzz -d core.aformat firstbit
+plain | a btree directory's extent count that fits the fork: its root refused | inode {ino:/dir_node}; fuzz -d core.nextents zeroes
+plain | a btree directory's extent count below its tree's: its blocks refused | inode {ino:/dir_node}; fuzz -d core.nextents lastbit
+std | a btree directory's extent count above its tree's: its blocks refused | inode {ino:/dir_node}; fuzz -d core.nextents lastbit
+std | bmbt root: one record more, its null pointer said before the key's order | inode {ino:/file_btree}; fuzz -d u3.bmbt.numrecs lastbit
 plain | the root's magic number: kept, unreadable, all disconnected | inode {ino:/}; fuzz -d core.magic ones
 plain | the root's data fork format: cleared, root lost | inode {ino:/}; fuzz -d core.format firstbit
 std | the root's mode zeroed: root lost, reinitialized | inode {ino:/}; fuzz -d core.mode zeroes
@@ -447,7 +458,12 @@ EOF
 # read from an impossible AGF height ("expected level -2"), the AGF's
 # rmapbt block count, AGF fields printed signed and the AGF's UUID; file
 # mappings an rmapbt with damaged keys hides from the reference's lookups
-# ("Missing reverse-mapping record")
+# ("Missing reverse-mapping record"), and those of the headers, the log
+# and the inode chunks, looked up the same way (a key equal to the
+# lookup's takes the first record below it, whatever it holds: "Could
+# not read reverse-mapping record"); the rmapbt's blocks of AG btrees
+# are not looked up; the inode btrees' blocks against the states the
+# rmapbt gave ("inobt btree block claimed (state S)")
 cat >> "$T/cases" <<'EOF'
 std | bnobt record: a start past the AG | agf 0; addr bnoroot; fuzz -d recs[3].startblock ones
 std | bnobt record: a length past the AG | agf 0; addr bnoroot; fuzz -d recs[1].blockcount ones
@@ -482,6 +498,12 @@ std | a free inode's next_unlinked naming no inode | inode 160; write -d next_un
 std | a free inode's realtime flag: the first look's words only | inode 160; write -d core.flags 0x1
 std | a free inode's CoW hint flag: the kernel's verifier | inode 160; write -d v3.flags2 0x4
 std | a free inode's attribute fork format | inode 160; fuzz -d core.aformat ones
+std | rmapbt leaf: a first record out of the AG, landed on below a key equal to the lookup's | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[1].startblock middlebit
+std | rmapbt leaf: the headers' record with a flag, looked up | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[1].attrfork add
+std | rmapbt leaf: the headers' record of another owner | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[1].owner lastbit
+std | rmapbt leaf: an inode chunk's record moved, missed by its lookup | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[9].startblock add
+std | rmapbt leaf: a free space btree record with a flag, not looked up | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[2].attrfork add
+std | rmapbt leaf: inode btree blocks given to a file, claimed by the inode btrees | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[3].owner add
 EOF
 # ---- reference counts: each shared extent looked up in the refcountbt as
 # the reference looks it up (the last record at or before its start):
