@@ -2548,7 +2548,8 @@ enum dir_verdict {
  *     phase 6 finds an entry naming the directory; the entries of a
  *     block the verifier rejected are read by phase 6, so they are
  *     kept.  (Those of a block junked, or whose header names another
- *     owner, are lost to phase 6; we keep what parses.)  If no data
+ *     owner, are lost to phase 6: we keep what parses, and phase 6
+ *     skips them.)  If no data
  *     block is usable, as for block form.
  * A data block whose magic number is wrong is read whole if its entries
  * parse (the reference fixes the magic number in phase 6), so its

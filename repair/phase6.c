@@ -20,8 +20,9 @@
  * found damaged are read again as the reference reads them (struct
  * im_dblk): one whose header names another owner, block or filesystem is
  * skipped, its entries unread (their inodes not reached, a "." to be
- * made); one whose entries do not parse is junked; a wrong magic number
- * is fixed.  A block or leaf directory's leaf entries are matched with
+ * made); one whose entries do not parse is junked, its entries unread
+ * too; a wrong magic number is fixed.  "." is the entry first in block 0
+ * naming the directory (rp_dot_entry); one naming it further on is junked.  A block or leaf directory's leaf entries are matched with
  * its data entries as phase 3 found them (im_dir.hashck), or else with
  * those left after the junking.  Every
  * inode in use that no path from the root reaches is disconnected (the
