@@ -253,6 +253,10 @@ int dir_iterate_pos(struct fs *fs, const struct fs_inode *ip,
 int dir_check(struct fs *fs, const struct fs_inode *ip,
 	      const struct fs_extents *el, dir_iter_fn fn, void *priv,
 	      struct fs_findings *fl);
+/* The same, each entry with where it is (as dir_iterate_pos gives it). */
+int dir_check_pos(struct fs *fs, const struct fs_inode *ip,
+		  const struct fs_extents *el, dir_pos_fn fn, void *priv,
+		  struct fs_findings *fl);
 
 /* What dir_salvage_block learnt about the block. */
 struct dir_salvage_info {

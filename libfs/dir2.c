@@ -762,3 +762,10 @@ int dir_check(struct fs *fs, const struct fs_inode *ip,
 {
 	return dir_walk(fs, ip, el, fn, NULL, priv, fl, true);
 }
+
+int dir_check_pos(struct fs *fs, const struct fs_inode *ip,
+		  const struct fs_extents *el, dir_pos_fn fn, void *priv,
+		  struct fs_findings *fl)
+{
+	return dir_walk(fs, ip, el, NULL, fn, priv, fl, true);
+}

@@ -49,6 +49,7 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 
 	w->dotdot = NULLFSINO;
 	w->first = w->dot = NULLFSINO;
+	w->first_ftype = 0;
 	w->dotdot_ftype = 0;
 	w->dotdot_off = 0;
 	if (block_form) {
@@ -117,8 +118,15 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 				w->dotdot_ftype = g->has_ftype ? d[p + 11] : 0;
 				w->dotdot_off = (uint32_t)p;
 			}
-			if (w->first == NULLFSINO && d[p + 9] != '/')
+			if (w->first == NULLFSINO && d[p + 9] != '/') {
+				unsigned ft = g->has_ftype ?
+					      d[p + 9 + d[p + 8]] : 0;
+
 				w->first = load_be64(d + p);
+				w->first_ftype = ft < XFS_DIR3_FT_MAX ?
+						 (uint8_t)ft :
+						 XFS_DIR3_FT_UNKNOWN;
+			}
 			if (w->dot == NULLFSINO && d[p + 8] == 1 &&
 			    d[p + 9] == '.')
 				w->dot = load_be64(d + p);

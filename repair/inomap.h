@@ -114,6 +114,8 @@ struct im_dir {
 	xfs_ino_t	late_dotent;
 	bool		late_dot;	/* whose first entry names the
 					   directory (a "." to phase 6) */
+	uint8_t		late_dot_ftype;	/* and that entry's file type */
+	bool		sf;		/* short form */
 };
 
 /*

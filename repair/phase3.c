@@ -1644,32 +1644,70 @@ static uint64_t extents_blocks(const struct fs_extents *el)
 	return n;
 }
 
+#define P3_DIR_SELF_MAX	8	/* entries naming their directory, kept */
+
 struct dir_ctx {
 	struct p3ag	*c;
 	xfs_ino_t	dir;
+	bool		shortform;
+	/* the file blocks of the first entries named "." and ".." */
+	xfs_dablk_t	dot_db, dotdot_db;
+	bool		dot_seen, dotdot_seen;
+	/* entries but "." and ".." that name the directory itself */
+	struct {
+		char		name[256];
+		unsigned	namelen;
+		xfs_dablk_t	dablk;
+	}		self[P3_DIR_SELF_MAX];
+	unsigned	nself;
+	/* dir_salvage_block's entries: the block, how many so far */
+	xfs_dablk_t	salv_dablk;
+	unsigned	salv_n;
 };
 
 /*
  * An entry as phase 6 needs it.  The file types of "." and ".." are kept
  * for phase 6 to hold them to the inodes they name, as the reference
  * does (it checks them only where no entry before them was junked, so
- * the number of entries before ".." is kept too).  A "." naming another
- * inode is no "." to the reference's phase 6, which knows "." by the
- * inode it names: it is an entry like any other.
+ * the number of entries before ".." is kept too).  The reference's
+ * phase 6 knows "." by the inode it names and where it is (rp_dot_entry):
+ * a "." naming another inode is an entry like any other, and so is one
+ * naming the directory further on (phase 6 junks it there).  Its phase 3
+ * knows "." and ".." by their names: which blocks they were read in is
+ * noted for its "no . entry" words, as is every other entry naming the
+ * directory ("points to self").
  */
-static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
-		     xfs_ino_t ino, unsigned ftype)
+static int dir_entry_at(void *priv, const uint8_t *name, unsigned namelen,
+			xfs_ino_t ino, unsigned ftype, xfs_dablk_t dablk,
+			uint32_t off)
 {
 	struct dir_ctx *d = priv;
 	struct im_dir *h = &d->c->dhdr;
+	bool dot = namelen == 1 && name[0] == '.';
+	bool dotdot = namelen == 2 && name[0] == '.' && name[1] == '.';
 
 	if (ftype >= XFS_DIR3_FT_MAX)
 		ftype = XFS_DIR3_FT_UNKNOWN;	/* see ftype_out_of_range */
-	if (namelen == 1 && name[0] == '.' && ino == d->dir) {
+	if (dot && !d->dot_seen) {
+		d->dot_seen = true;
+		d->dot_db = dablk;
+	}
+	if (dotdot && !d->dotdot_seen) {
+		d->dotdot_seen = true;
+		d->dotdot_db = dablk;
+	}
+	if (ino == d->dir && !dot && !dotdot && !d->shortform &&
+	    d->nself < P3_DIR_SELF_MAX) {
+		memcpy(d->self[d->nself].name, name, namelen);
+		d->self[d->nself].namelen = namelen;
+		d->self[d->nself++].dablk = dablk;
+	}
+	if (rp_dot_entry(d->shortform, d->dir, name, namelen, ino, dablk,
+			 off)) {
 		h->dot_ftype = (uint8_t)ftype;
 		return 0;
 	}
-	if (namelen == 2 && name[0] == '.' && name[1] == '.') {
+	if (dotdot) {
 		h->dotdot = ino;
 		h->dotdot_ftype = (uint8_t)ftype;
 		h->dotdot_pos = (uint32_t)d->c->edges.n;
@@ -1677,6 +1715,21 @@ static int dir_entry(void *priv, const uint8_t *name, unsigned namelen,
 	}
 	im_edges_add(&d->c->edges, ino, (uint8_t)ftype);
 	return 0;
+}
+
+/*
+ * A block read whole for its entries (dir_salvage_block): where each
+ * entry is, it does not say; the first of block 0 is taken to be first.
+ */
+static int dir_entry_salvaged(void *priv, const uint8_t *name,
+			      unsigned namelen, xfs_ino_t ino, unsigned ftype)
+{
+	struct dir_ctx *d = priv;
+	uint32_t off = d->salv_n++ ? UINT32_MAX :
+		       (uint32_t)sizeof(struct xfs_dir3_data_hdr);
+
+	return dir_entry_at(priv, name, namelen, ino, ftype, d->salv_dablk,
+			    off);
 }
 
 /*
@@ -2703,6 +2756,191 @@ static void dir_dblk_later(struct p3ag *c, const struct fs_inode *ip,
 	}
 }
 
+/* Whether the block at dablk had findings (is in bl). */
+static bool dablk_listed(const struct fs_geom *g,
+			 const struct dir_blocks *bl, xfs_dablk_t dablk)
+{
+	for (unsigned i = 0; i < bl->n; i++)
+		if (bl->v[i].db == (uint32_t)(dablk >> g->dirblklog))
+			return true;
+	return false;
+}
+
+/* Whether phase 3 of the reference could not use the block at dablk. */
+static bool dablk_unusable(const struct fs_geom *g,
+			   const struct dir_blocks *bl, xfs_dablk_t dablk)
+{
+	for (unsigned i = 0; i < bl->n; i++)
+		if (bl->v[i].db == (uint32_t)(dablk >> g->dirblklog))
+			return bl->v[i].unusable;
+	return false;
+}
+
+/* A name as the reference prints it ("%*.*s"): up to a NUL, padded. */
+static void padded_name(char *nm, const char *name, unsigned n)
+{
+	size_t len = strnlen(name, n);
+
+	memset(nm, ' ', n - len);
+	memcpy(nm + n - len, name, len);
+	nm[n] = '\0';
+}
+
+struct name_words {
+	struct p3ag	*c;
+	xfs_ino_t	dir;
+	bool		dot, dotdot;	/* entries so named, read */
+};
+
+/*
+ * One entry's name as the reference's phase 3 looks at it: a '/' or NUL
+ * in it is illegal (and if it names the directory, that is said on the
+ * same line, and again on its own by the reference's second look), and
+ * an entry other than "." and ".." naming the directory "points to
+ * self".
+ */
+static void name_words(struct name_words *w, const uint8_t *name,
+		       unsigned namelen, xfs_ino_t ino, xfs_dablk_t dablk,
+		       uint32_t off)
+{
+	bool dot = namelen == 1 && name[0] == '.';
+	bool dotdot = namelen == 2 && name[0] == '.' && name[1] == '.';
+	bool self = ino == w->dir && !dot && !dotdot;
+	bool bad = namelen && (memchr(name, '/', namelen) ||
+			       memchr(name, 0, namelen));
+	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+	char nm[256];
+
+	w->dot |= dot;
+	w->dotdot |= dotdot;
+	if (!bad && !self)
+		return;
+	padded_name(nm, (const char *)name, namelen);
+	a.obj.ino = w->dir;
+	a.obj.index = (uint64_t)-1;
+	a.s1 = nm;
+	a.v2 = dablk;
+	a.v3 = off;
+	if (bad) {
+		a.field = self ? "self" : NULL;
+		rp_say(w->c->out, PR_RP_DIR_ILLEGAL_NAME, &a);
+		a.field = NULL;
+	}
+	if (self)
+		rp_say(w->c->out, PR_RP_DIR_ENTRY_SELF, &a);
+}
+
+/*
+ * A data block with findings that phase 3 of the reference used, read
+ * whole item by item up to the first that does not parse (libfs hands
+ * out no entry whose name it refuses): each entry's name words.
+ */
+static void name_words_block(struct name_words *w,
+			     const struct fs_extents *del, xfs_dablk_t dablk,
+			     bool block_form)
+{
+	const struct fs_geom *g = &w->c->r->fs->geo;
+	int64_t p = sizeof(struct xfs_dir3_data_hdr), end = g->dirblksize;
+	struct fs_buf *bp;
+	const uint8_t *d;
+
+	if (fork_read(w->c->r->fs, del, dablk, g->dirblkfsbs, NULL, NULL, &bp))
+		return;
+	if (bp->len < g->dirblksize) {
+		buf_release(bp);
+		return;
+	}
+	d = bp->data;
+	if (block_form) {
+		const struct xfs_dir2_block_tail *t = (const void *)(d +
+			g->dirblksize - sizeof(*t));
+		int64_t tail = g->dirblksize - sizeof(*t);
+
+		end = tail - (int64_t)get_be32(t->count) *
+			     (int64_t)sizeof(struct xfs_dir2_leaf_entry);
+		if (end > tail)
+			end = tail;
+	}
+	while (p + 4 <= end) {
+		unsigned sz;
+
+		if (load_be16(d + p) == XFS_DIR2_DATA_FREE_TAG) {
+			unsigned l = load_be16(d + p + 2);
+
+			if (!l || (l & (XFS_DIR2_DATA_ALIGN - 1)))
+				break;
+			p += l;
+			continue;
+		}
+		if (p + 9 > end)
+			break;
+		sz = dir2_data_entsize(g->has_ftype, d[p + 8]);
+		if (p + sz > end || load_be16(d + p + sz - 2) != (unsigned)p)
+			break;
+		name_words(w, d + p + 9, d[p + 8], load_be64(d + p), dablk,
+			   (uint32_t)p);
+		/*
+		 * The first entry, if it names the directory, is its "." to
+		 * phase 6 even when libfs refused its name.
+		 */
+		if (rp_dot_entry(false, w->dir, d + p + 9, d[p + 8],
+				 load_be64(d + p), dablk, (uint32_t)p) &&
+		    w->c->dhdr.dot_ftype == IM_FT_NONE) {
+			unsigned ft = g->has_ftype ? d[p + 9 + d[p + 8]] : 0;
+
+			w->c->dhdr.dot_ftype = ft < XFS_DIR3_FT_MAX ?
+					       (uint8_t)ft :
+					       XFS_DIR3_FT_UNKNOWN;
+		}
+		p += sz;
+	}
+	buf_release(bp);
+}
+
+/*
+ * What the reference's phase 3 says of the names in the data blocks it
+ * used: see name_words, and then no entry named "." or ".." (wherever it
+ * is and whatever it names).  The blocks without findings gave their
+ * entries to dir_entry_at, which noted what matters here; those with
+ * findings are read again whole.  A first block it could not use has had
+ * its words already.
+ */
+static void dir_name_words(struct p3ag *c, const struct fs_inode *ip,
+			   const struct fs_extents *del,
+			   const struct dir_ctx *d,
+			   const struct dir_blocks *bl, bool block_form)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	struct name_words w = { .c = c, .dir = ip->ino };
+	struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
+
+	for (unsigned i = 0; i < d->nself; i++) {
+		const uint8_t *nm = (const uint8_t *)d->self[i].name;
+
+		if (!dablk_listed(g, bl, d->self[i].dablk))
+			name_words(&w, nm, d->self[i].namelen, ip->ino,
+				   d->self[i].dablk, 0);
+	}
+	w.dot = d->dot_seen && !dablk_listed(g, bl, d->dot_db);
+	w.dotdot = d->dotdot_seen && !dablk_listed(g, bl, d->dotdot_db);
+	for (unsigned i = 0; i < bl->n; i++)
+		if (!bl->v[i].unusable)
+			name_words_block(&w, del,
+					 dir_db_to_dablk(g, bl->v[i].db),
+					 block_form);
+	a.obj.ino = ip->ino;
+	a.obj.index = (uint64_t)-1;
+	if (dablk_unusable(g, bl, 0))
+		return;
+	if (!w.dot)
+		rp_say(c->out, PR_RP_NO_DOT, &a);
+	if (!w.dotdot) {
+		if (ip->ino == c->r->fs->sb.rootino)
+			a.field = "root";
+		rp_say(c->out, PR_RP_NO_DOTDOT, &a);
+	}
+}
+
 enum dir_verdict {
 	DV_KEEP,	/* kept (rebuilt if damaged) */
 	DV_CLEAR,	/* cleared: "would have cleared inode" */
@@ -2731,7 +2969,8 @@ enum dir_verdict {
  *     phase 6 finds an entry naming the directory; the entries of a
  *     block the verifier rejected are read by phase 6, so they are
  *     kept.  (Those of a block junked, or whose header names another
- *     owner, are lost to phase 6; we keep what parses.)  If no data
+ *     owner, are lost to phase 6: we keep what parses, and phase 6
+ *     skips them.)  If no data
  *     block is usable, as for block form.
  * A data block whose magic number is wrong is read whole if its entries
  * parse (the reference fixes the magic number in phase 6), so its
@@ -2744,7 +2983,10 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 {
 	struct fs *fs = c->r->fs;
 	const struct fs_geom *g = &fs->geo;
-	struct dir_ctx d = { c, ip->ino };
+	struct dir_ctx d = {
+		.c = c, .dir = ip->ino,
+		.shortform = ip->format == XFS_DINODE_FMT_LOCAL,
+	};
 	struct dir_blocks bl;
 	enum dir_form form;
 	bool block_form, damaged = false, all_bad = true;
@@ -2756,6 +2998,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	c->dhdr.sf_badino = NULLFSINO;
 	c->dhdr.late_dotdot = NULLFSINO;
 	c->dhdr.late_read = c->dhdr.late_dot = false;
+	c->dhdr.sf = ip->format == XFS_DINODE_FMT_LOCAL;
 	c->dhdr.late_dotent = NULLFSINO;
 	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
@@ -2788,7 +3031,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		say_ino(c, PR_RP_DIR_CONTENT_BAD, 0, 0);
 		return DV_CLEAR;
 	}
-	dir_check(fs, ip, del, dir_entry, &d, &c->fl);
+	dir_check_pos(fs, ip, del, dir_entry_at, &d, &c->fl);
 	keep_notes(c, ftype_out_of_range, NULL);
 	if (ip->format == XFS_DINODE_FMT_LOCAL) {
 		xfs_ino_t badino;
@@ -2883,8 +3126,11 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 
 		if (!st->magic_bad)
 			continue;
-		if (dir_salvage_block(fs, ip, del, dir_db_to_dablk(g, st->db),
-				      block_form, dir_entry, &d, &si)) {
+		d.salv_dablk = dir_db_to_dablk(g, st->db);
+		d.salv_n = 0;
+		if (dir_salvage_block(fs, ip, del, d.salv_dablk,
+				      block_form, dir_entry_salvaged, &d,
+				      &si)) {
 			st->breaks = true;
 			continue;
 		}
@@ -2916,6 +3162,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			dir_forget_dots(c, NULLFSINO);
 		}
 	}
+	dir_name_words(c, ip, del, &d, &bl, block_form);
 	for (unsigned i = 0; i < bl.n; i++) {
 		const struct dir_dblk_state *st = &bl.v[i];
 
@@ -2931,6 +3178,7 @@ static enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 			c->dhdr.late_dotdot_off = st->w.dotdot_off;
 			c->dhdr.late_read = true;
 			c->dhdr.late_dot = st->w.first == ip->ino;
+			c->dhdr.late_dot_ftype = st->w.first_ftype;
 			/*
 			 * (one with bits above a 32-bit AG number the
 			 * reference cuts to one it may find in use)

@@ -452,7 +452,8 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 	if (is_raw(x, dablk)) {
 		/* said by raw_block: only its place among the entries */
 		if ((namelen == 2 && name[0] == '.' && name[1] == '.') ||
-		    (namelen == 1 && name[0] == '.' && ino == x->d->dir))
+		    rp_dot_entry(x->shortform, x->d->dir, name, namelen, ino,
+				 dablk, offset))
 			return 0;
 		if (x->pos < x->d->n)
 			x->pos++;
@@ -463,7 +464,8 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 		if (!dotdot_in_block(x->d) || ino != x->d->dotdot)
 			return 0;
 		a.field = "dotdot";
-	} else if (namelen == 1 && name[0] == '.' && ino == x->d->dir) {
+	} else if (rp_dot_entry(x->shortform, x->d->dir, name, namelen, ino,
+				dablk, offset)) {
 		/* a "." naming another inode is an entry */
 		if (x->shortform || !revived(r, ino))
 			return 0;

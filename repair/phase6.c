@@ -20,8 +20,9 @@
  * found damaged are read again as the reference reads them (struct
  * im_dblk): one whose header names another owner, block or filesystem is
  * skipped, its entries unread (their inodes not reached, a "." to be
- * made); one whose entries do not parse is junked; a wrong magic number
- * is fixed.  A block or leaf directory's leaf entries are matched with
+ * made); one whose entries do not parse is junked, its entries unread
+ * too; a wrong magic number is fixed.  "." is the entry first in block 0
+ * naming the directory (rp_dot_entry); one naming it further on is junked.  A block or leaf directory's leaf entries are matched with
  * its data entries as phase 3 found them (im_dir.hashck), or else with
  * those left after the junking.  Every
  * inode in use that no path from the root reaches is disconnected (the
@@ -220,11 +221,13 @@ struct names {
 	size_t		pos;		/* entries seen so far, not ".." or
 					   the "." that names dir */
 	size_t		next;		/* next problem to name */
+	bool		shortform;
 	char		(*name)[256];
 };
 
 static int names_cb(void *priv, const uint8_t *name, unsigned namelen,
-		    xfs_ino_t ino, unsigned ftype)
+		    xfs_ino_t ino, unsigned ftype, xfs_dablk_t dablk,
+		    uint32_t offset)
 {
 	struct names *n = priv;
 	struct p6 *p = n->p;
@@ -232,7 +235,8 @@ static int names_cb(void *priv, const uint8_t *name, unsigned namelen,
 	(void)ftype;
 	if (namelen == 2 && name[0] == '.' && name[1] == '.')
 		return 0;
-	if (namelen == 1 && name[0] == '.' && ino == n->dir)
+	if (rp_dot_entry(n->shortform, n->dir, name, namelen, ino, dablk,
+			 offset))
 		return 0;
 	/* problems are in position order; several may share a position */
 	while (n->next < p->nprobs && p->probs[n->next].pos == n->pos) {
@@ -342,8 +346,9 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 			block_form = form == DIR_FORM_BLOCK;
 		}
 		extents_free(&el);
+		n.shortform = shortform;
 		if (p->nprobs)
-			dir_iterate(r->fs, &ip, NULL, names_cb, &n, NULL);
+			dir_iterate_pos(r->fs, &ip, NULL, names_cb, &n, NULL);
 		inode_release(&ip);
 	}
 	/*
@@ -372,6 +377,8 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 			a.found = dir;
 			a.expected = x->expected;
 			a.s1 = x->dotdot ? ".." : x->dot ? "." : n.name[i];
+			if (x->code == PR_RP_DOT_NOT_FIRST)
+				a.obj.ino = dir;
 			if (shortform)
 				a.field = "shortform";
 		}
@@ -415,9 +422,11 @@ out:
 
 /*
  * The entries phase 6 of the reference does not read: those of a data
- * block whose header is another's (IM_DBLK_HDR_*).  Phase 3 kept them in
- * the order the blocks give them; reading the directory again with
- * positions tells which block each is in.
+ * block whose header is another's (IM_DBLK_HDR_*), and those of a leaf or
+ * node directory's data block it junks (its entries do not parse to the
+ * end: none of them is kept, the inodes only they name are disconnected).
+ * Phase 3 kept them in the order the blocks give them; reading the
+ * directory again with positions tells which block each is in.
  */
 struct unread {
 	const struct inomap	*im;
@@ -425,14 +434,22 @@ struct unread {
 	size_t			pos, n;
 	bool			*skip;		/* per entry (edge) */
 	bool			dot, dotdot;	/* "." and ".." unread */
+	bool			sf;
 };
+
+/* Whether phase 6 of the reference leaves a data block's entries unread. */
+static bool dblk_unread(const struct im_dblk *b)
+{
+	return b->hdr != IM_DBLK_HDR_OK ||
+	       ((b->flags & IM_DBLK_JUNK) && !(b->flags & IM_DBLK_BLOCK));
+}
 
 static bool block_unread(const struct inomap *im, xfs_ino_t dir,
 			 xfs_dablk_t dablk)
 {
 	for (size_t j = im_dblk_first(im, dir);
 	     j < im->ndblks && im->dblks[j].dir == dir; j++)
-		if (im->dblks[j].dablk == dablk && im->dblks[j].hdr)
+		if (im->dblks[j].dablk == dablk && dblk_unread(&im->dblks[j]))
 			return true;
 	return false;
 }
@@ -445,12 +462,11 @@ static int unread_cb(void *priv, const uint8_t *name, unsigned namelen,
 	bool s = block_unread(u->im, u->dir, dablk);
 
 	(void)ftype;
-	(void)offset;
 	if (namelen == 2 && name[0] == '.' && name[1] == '.') {
 		u->dotdot |= s;
 		return 0;
 	}
-	if (namelen == 1 && name[0] == '.' && ino == u->dir) {
+	if (rp_dot_entry(u->sf, u->dir, name, namelen, ino, dablk, offset)) {
 		u->dot |= s;
 		return 0;
 	}
@@ -471,9 +487,10 @@ static void find_unread(struct p6 *p, const struct im_dir *d,
 	memset(u, 0, sizeof(*u));
 	u->im = im;
 	u->dir = d->dir;
+	u->sf = d->sf;
 	for (size_t j = im_dblk_first(im, d->dir);
 	     j < im->ndblks && im->dblks[j].dir == d->dir; j++)
-		any |= im->dblks[j].hdr != IM_DBLK_HDR_OK;
+		any |= dblk_unread(&im->dblks[j]);
 	if (!any)
 		return;
 	u->n = d->n;
@@ -499,6 +516,7 @@ static void walk(struct p6 *p)
 		struct im_chunk *dch;
 		unsigned dbit;
 		struct unread u;
+		bool first_dot, seen_self;
 
 		dch = im_find(r->imap, dir, &dbit);
 		if (unreadable(dch, dbit)) {
@@ -530,8 +548,13 @@ static void walk(struct p6 *p)
 		if (!d)
 			continue;
 		find_unread(p, d, &u);
+		first_dot = d->dot_ftype != IM_FT_NONE || d->late_dot;
+		seen_self = false;
 		if (!u.dot)
 			check_dot_ftype(p, 0, dir, d->dot_ftype);
+		/* a first block read again whose first entry names it */
+		if (d->dot_ftype == IM_FT_NONE && d->late_dot)
+			check_dot_ftype(p, 0, dir, d->late_dot_ftype);
 		/* a "." read again that names no inode: junked as an entry */
 		if (d->late_dotent != NULLFSINO) {
 			struct im_chunk *lch;
@@ -560,16 +583,27 @@ static void walk(struct p6 *p)
 					 PR_RP_DIR_ENTRY_NO_INO, 0);
 				continue;
 			}
+			/*
+			 * Another entry naming the directory itself, not
+			 * first in block 0: a "." to the reference, which
+			 * counts it and junks it there, its type unlooked at,
+			 * and then creates no other "." (the first such
+			 * counts as the "." counted when the directory was
+			 * reached, if none came first).
+			 */
+			if (e->child == dir && !d->sf) {
+				if (first_dot || seen_self)
+					ch->counted[bit]++;
+				seen_self = true;
+				add_prob(p, k, dir, PR_RP_DOT_NOT_FIRST, 0);
+				continue;
+			}
 			if (ftype && e->ftype != ch->ftype[bit]) {
 				add_prob(p, k, e->child, PR_RP_BAD_FTYPE, 0);
 				p->probs[p->nprobs - 1].ftype_found = e->ftype;
 				p->probs[p->nprobs - 1].ftype_want =
 					ch->ftype[bit];
 			}
-			/*
-			 * Another name for the directory itself: the reference
-			 * knows "." by the inode it names, and counted it.
-			 */
 			if (e->child == dir)
 				continue;
 			if (!((ch->isdir >> bit) & 1)) {
@@ -642,8 +676,9 @@ static void walk(struct p6 *p)
 		 * above).
 		 */
 		if ((d->dotdot_ftype != IM_FT_NONE &&
-		     d->dot_ftype == IM_FT_NONE) || u.dot ||
-		    (d->dotdot == 0 && d->late_read && !d->late_dot))
+		     d->dot_ftype == IM_FT_NONE && !seen_self) || u.dot ||
+		    (d->dotdot == 0 && d->late_read && !d->late_dot &&
+		     !seen_self))
 			add_prob(p, d->n, dir, PR_RP_DOT_CREATE, 0);
 		free(u.skip);
 		if (p->nprobs || dir_has_words(p, d))

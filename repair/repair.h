@@ -19,6 +19,7 @@
 
 #include <stdatomic.h>
 #include "ag_check.h"
+#include "format/dir.h"
 #include "fs.h"
 #include "inomap.h"
 #include "report.h"
@@ -255,6 +256,8 @@ struct rp_dblk_words {
 	uint8_t		dotdot_ftype;	/* 0 without the ftype feature */
 	uint32_t	dotdot_off;	/* its offset in the block */
 	xfs_ino_t	first;		/* the first entry's (or NULLFSINO) */
+	uint8_t		first_ftype;	/* its file type (0 without the
+					   feature, or out of range) */
 	xfs_ino_t	dot;		/* the first "." entry's (or NULLFSINO) */
 };
 void rp_dblk_scan(const struct fs_geom *g, const uint8_t *data,
@@ -268,6 +271,24 @@ int rp_dblk_words(struct fs *fs, const struct fs_extents *del,
  * run (exit 0: nothing to do; exit 1: the log is too small).
  */
 void rp_upgrade(struct repair *r);
+
+/*
+ * Whether an entry is a directory's "." to the reference's phases 3 and
+ * 6, which know it by the inode it names and where it is, not by its
+ * name: in a directory of blocks, the entry first in block 0 if it names
+ * the directory (an entry naming it anywhere else is no "."); in short
+ * form, the "." that dir_iterate makes up.  A ".." is never one.
+ */
+static inline bool rp_dot_entry(bool shortform, xfs_ino_t dir,
+				const uint8_t *name, unsigned namelen,
+				xfs_ino_t ino, xfs_dablk_t dablk, uint32_t off)
+{
+	if (ino != dir || (namelen == 2 && name[0] == '.' && name[1] == '.'))
+		return false;
+	if (shortform)
+		return namelen == 1 && name[0] == '.';
+	return dablk == 0 && off == sizeof(struct xfs_dir3_data_hdr);
+}
 
 /* Phases (phase1.c ... phase7.c). */
 int phase1(struct repair *r);

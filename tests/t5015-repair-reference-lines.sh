@@ -109,6 +109,16 @@
 #     the realtime bitmap, which fails the verifier --, "bad .. entry
 #     ... was N: would correct", "points to self"), and its ".." in phase
 #     6 (its file type, junked when it names no inode);
+#   - a leaf directory's data block junked in phase 6 is not read there:
+#     the inodes only its entries name are disconnected ("disconnected
+#     inode N, would move to lost+found");
+#   - "." and ".." as the reference knows them: in phase 3 by their names
+#     ("no . entry for directory N", "no .. entry ...", an entry of
+#     another name naming the directory "points to self"), in phase 6 by
+#     the inode and place ("entry \"N\" in dir N is not the first entry,
+#     would junk entry", counted as a link; the first entry naming the
+#     directory, whatever its name, has its file type checked, "would fix
+#     ftype mismatch (0/2)");
 #   - a data fork's extent count past the format's largest, walked as no
 #     extent at all ("bad nextents N ..., would reset to 0"; a directory
 #     then has no "." or ".."), also for a flag of large extent counts
@@ -309,6 +319,15 @@ std | node directory: root's first pointer past the fork (can't map) | inode {in
 std | node directory: root's last pointer astray (bad hash path) | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[9].before add
 std | node directory: a middle pointer astray, passed by | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[2].before zeroes
 plain | leaf directory's data block bestfree: the leaf's bests against it (bad tail) | inode {ino:/dir_leaf}; dblock 0; fuzz -d dhdr.bestfree[0].length add
+std | leaf directory's second data block junked in phase 6: its entries' inodes disconnected | inode {ino:/dir_leaf}; dblock 1; fuzz -d du[3].tag zeroes
+plain | leaf directory's first data block junked in phase 6: no '.', its entries' inodes disconnected | inode {ino:/dir_leaf}; dblock 0; fuzz -d du[129].filetype add
+std | leaf directory's '.' renamed: 'points to self', no '.' entry | inode {ino:/dir_leaf}; dblock 0; fuzz -d du[0].name middlebit
+std | leaf directory's '..' renamed: no '..' entry | inode {ino:/dir_leaf}; dblock 0; fuzz -d du[1].name firstbit
+plain | node directory's '.' renamed NUL: printed padded | inode {ino:/dir_node}; dblock 0; fuzz -d du[0].name zeroes
+std | block directory: an entry naming its directory further on: not the first entry, counted | inode {ino:/dir_block}; dblock 0; write -d bu[2].inumber {ino:/dir_block}
+std | block directory: '.' naming a file, an entry naming the directory further on: no '.' made | inode {ino:/dir_block}; dblock 0; write -d bu[0].inumber {ino:/dir_block/entry_1}; write -d bu[3].inumber {ino:/dir_block}
+std | block directory's '.' with an empty name: its file type checked in phase 6 | inode {ino:/dir_block}; dblock 0; fuzz -d bu[0].namelen zeroes
+std | block directory's '..' naming the directory itself | inode {ino:/dir_block}; dblock 0; write -d bu[1].inumber {ino:/dir_block}
 EOF
 # ---- attribute forks in the reference's words: a leaf block's entries
 # read in order up to the first flaw ("bad hashvalue for attribute entry",
