@@ -40,6 +40,9 @@ struct im_chunk {
 					   refuses it: phases 6 and 7 of the
 					   reference cannot read it */
 	uint64_t	said;		/* reported once (atomic OR) */
+	uint64_t	v0core;		/* version 0: nlink is di_onlink, as
+					   the reference's phase 3 takes it;
+					   its library reads di_nlink */
 	uint32_t	nlink[64];	/* on disk */
 	uint32_t	counted[64];	/* links found (phase 6) */
 	uint8_t		ftype[64];	/* XFS_DIR3_FT_* of the mode */

@@ -19,7 +19,9 @@
  * attr fork"), and the inode stays; a wrong counter is a counter.  Under
  * -n the reference keeps some inodes it says it would clear: one with a
  * bad magic number or an attribute map it cannot use stays in use for
- * phases 6 and 7, unreadable there (keep_cleared()), and one whose
+ * phases 6 and 7, unreadable there (keep_cleared()), one whose version
+ * byte is not 3 (its forks read where a v1/v2 core ends, 100 bytes in)
+ * stays in use too if nothing else is wrong with it, and one whose
  * next_unlinked names no inode is only said to be cleared.  A short-form
  * directory is read by the reference's own walk (sfdir.c), which keeps
  * it whatever it finds; the inode stays unreadable in phases 6 and 7
@@ -2970,6 +2972,18 @@ static void attr_sf_count(struct p3ag *c, const struct xfs_dinode *d)
 	}
 }
 
+/*
+ * The link count the reference takes from an inode in its phase 3: the
+ * 16-bit one of a version 1 core, and of a version 0 one too (phase 7
+ * compares against it; the library it reads the inode with there takes
+ * di_nlink but for version 1).
+ */
+static uint32_t p3_disk_nlink(const struct xfs_dinode *d)
+{
+	return d->di_version < 2 ? get_be16(d->di_onlink) :
+	       get_be32(d->di_nlink);
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -3046,7 +3060,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	c->attr0_said = false;
 	v = flush(c, mode, version_bad ? judge_old_core : judge_core, false);
 	if (v == V_INODE && magic_bad) {
-		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
+		keep_cleared(c, ch, bit, mode, p3_disk_nlink(d));
 		return;
 	}
 	if (v == V_INODE && (data_root_bad || local_too_large))
@@ -3187,7 +3201,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	ch->used |= 1ull << bit;
 	if (unreadable || rt_extents_refused(fs, &ip, &del))
 		ch->unreadable |= 1ull << bit;
-	ch->nlink[bit] = ip.nlink;
+	ch->nlink[bit] = p3_disk_nlink(d);
+	if (d->di_version == 0)
+		ch->v0core |= 1ull << bit;
 	ch->ftype[bit] = inode_mode_ftype(ip.mode);
 	if (inode_is_dir(&ip))
 		ch->isdir |= 1ull << bit;
@@ -3258,9 +3274,31 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			mark_cleared(c, ch, bit);
 			goto out;
 		}
+		uint64_t readable = ~ch->unreadable & (1ull << bit);
+
 		ch->rebuild &= ~(1ull << bit);
 		ch->revived &= ~(1ull << bit);
-		keep_cleared(c, ch, bit, ip.mode, ip.nlink);
+		keep_cleared(c, ch, bit, ip.mode, p3_disk_nlink(d));
+		if (d->di_version == 0)
+			ch->v0core |= 1ull << bit;
+		/*
+		 * The version alone does not stop the reference's library
+		 * from loading the inode in phases 6 and 7: only what stops
+		 * it for any inode (a fork its verifiers refuse) does.
+		 */
+		if (!attr_map_bad)
+			ch->unreadable &= ~readable;
+		/*
+		 * A short-form directory the kernel's verifier refuses for an
+		 * inode number: the reference's library names it each time
+		 * it fails to load the directory.  Its entries and parent
+		 * are not read.
+		 */
+		if (inode_is_dir(&ip) && c->dhdr.dir == c->ino &&
+		    c->dhdr.sf_badino != NULLFSINO) {
+			c->dhdr.dotdot = NULLFSINO;
+			im_dir_add(r->imap, &c->dhdr, &c->edges);
+		}
 		goto out;
 	}
 	/* the content last, as the reference: the counters are said first */
