@@ -2898,7 +2898,7 @@ struct p3_counts {
 static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
 			 struct p3_counts *k)
 {
-	bool big = d->di_version == 3 &&
+	bool big = d->di_version >= 3 &&
 		   (get_be64(d->di_flags2) & XFS_DIFLAG2_NREXT64);
 	uint64_t max[2] = {
 		big ? XFS_MAX_EXTCNT_DATA_FORK_LARGE :
@@ -3015,7 +3015,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	/*
 	 * An inode of another version than 3 the reference reads all the
 	 * same, its forks where a core of that version ends (100 bytes in);
-	 * the version alone it would only reset.
+	 * the version alone costs the inode only once all else is read.
 	 */
 	inode_verify_flags(fs, c->ino, raw, &c->fl, INODE_VERIFY_ANY_VERSION);
 	/*
@@ -3060,7 +3060,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	c->attr0_said = false;
 	v = flush(c, mode, version_bad ? judge_old_core : judge_core, false);
 	if (v == V_INODE && magic_bad) {
-		keep_cleared(c, ch, bit, mode, p3_disk_nlink(d));
+		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
 		return;
 	}
 	if (v == V_INODE && (data_root_bad || local_too_large))
