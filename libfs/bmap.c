@@ -208,19 +208,25 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 	ok = scan_order(sc, r, &o, fld);
 	o.daddr = (xfs_daddr_t)-1;
 	o.index = r->br_startoff;
+	/*
+	 * The rest in xfs_repair's order, which says only the first thing
+	 * wrong with a record: its state, its length, where it starts on
+	 * disk, and last how far into the file it reaches.
+	 */
+	if (ok && r->br_unwritten && !fork_may_be_unwritten(sc)) {
+		fs_report_found(sc->fl, sc->whichfork == XFS_ATTR_FORK ?
+				PR_BMAP_UNWRITTEN_ATTR :
+				PR_BMAP_UNWRITTEN_NONREG, &o, fld,
+				r->br_startblock);
+		ok = false;
+	}
 	if (ok && r->br_blockcount == 0) {
 		fs_report_found(sc->fl, PR_BMAP_BAD_LENGTH, &o, fld,
 				r->br_startblock);
 		ok = false;
 	}
-	if (ok && r->br_startoff + r->br_blockcount >
-		  bmap_max_fileoff(g) + 1) {
-		fs_report_found2(sc->fl, PR_BMAP_BAD_STARTOFF, &o, fld,
-				 r->br_blockcount, r->br_startblock);
-		ok = false;
-	}
 	if (!ok) {
-		/* out of order: said, and nothing more about it */
+		/* said, and nothing more about it */
 	} else if (sc->rt) {
 		if (r->br_startblock >= sc->fs->sb.rblocks ||
 		    r->br_blockcount > sc->fs->sb.rblocks - r->br_startblock) {
@@ -228,10 +234,8 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 					r->br_startblock);
 			ok = false;
 		}
-	} else if (ok && (!fsb_extent_valid(g, r->br_startblock,
-					    r->br_blockcount) ||
-			  fsb_to_agbno(g, r->br_startblock) <
-			  ag_first_block(g))) {
+	} else if (!fsb_extent_valid(g, r->br_startblock, r->br_blockcount) ||
+		   fsb_to_agbno(g, r->br_startblock) < ag_first_block(g)) {
 		/*
 		 * No extent starts among the AG headers (superblock, AGF,
 		 * AGI, AGFL): the kernel's block check, xfs_verify_fsbno,
@@ -243,11 +247,10 @@ static int scan_irec(struct fork_scan *sc, const struct xfs_bmbt_irec *r,
 				 r->br_startblock, r->br_blockcount);
 		ok = false;
 	}
-	if (ok && r->br_unwritten && !fork_may_be_unwritten(sc)) {
-		fs_report_found(sc->fl, sc->whichfork == XFS_ATTR_FORK ?
-				PR_BMAP_UNWRITTEN_ATTR :
-				PR_BMAP_UNWRITTEN_NONREG, &o, fld,
-				r->br_startblock);
+	if (ok && r->br_startoff + r->br_blockcount >
+		  bmap_max_fileoff(g) + 1) {
+		fs_report_found2(sc->fl, PR_BMAP_BAD_STARTOFF, &o, fld,
+				 r->br_blockcount, r->br_startblock);
 		ok = false;
 	}
 	(void)index;

@@ -18,7 +18,16 @@
 #include "format/dir.h"
 #include "inode.h"
 
-#define LITERAL_OFF	XFS_DINODE_CORE_SIZE
+/*
+ * Where the literal area starts: after the 176-byte core of a version 3
+ * inode, and after the 100-byte core (up to di_crc) of any other version
+ * byte, which is how xfs_repair reads an inode whose version it refuses.
+ */
+static uint32_t literal_off(const struct xfs_dinode *d)
+{
+	return d->di_version == XFS_DINODE_VERSION_3 ? XFS_DINODE_CORE_SIZE :
+	       XFS_DINODE_CRC_OFF;
+}
 
 void inode_decode_time(bool bigtime, xfs_timestamp_t t, struct fs_timestamp *ts)
 {
@@ -35,14 +44,15 @@ void inode_decode_time(bool bigtime, xfs_timestamp_t t, struct fs_timestamp *ts)
 
 static bool dinode_has_nrext64(const struct xfs_dinode *d)
 {
-	return (get_be64(d->di_flags2) & XFS_DIFLAG2_NREXT64) != 0;
+	return d->di_version >= XFS_DINODE_VERSION_3 &&
+	       (get_be64(d->di_flags2) & XFS_DIFLAG2_NREXT64) != 0;
 }
 
 int inode_decode(const struct fs_geom *g, xfs_ino_t ino, const void *raw,
 		 struct fs_inode *ip)
 {
 	const struct xfs_dinode *d = raw;
-	uint32_t lit = g->inodesize - LITERAL_OFF;
+	uint32_t lit = g->inodesize - literal_off(d);
 	bool bigtime, nrext64;
 
 	memset(ip, 0, sizeof(*ip));
@@ -64,13 +74,19 @@ int inode_decode(const struct fs_geom *g, xfs_ino_t ino, const void *raw,
 	ip->nlink = get_be32(d->di_nlink);
 	ip->projid = (uint32_t)get_be16(d->di_projid_hi) << 16 |
 		     get_be16(d->di_projid_lo);
-	ip->flags2 = get_be64(d->di_flags2);
+	/* flags2 and the rest of a v3 core are in the fork below version 3 */
+	if (d->di_version >= XFS_DINODE_VERSION_3)
+		ip->flags2 = get_be64(d->di_flags2);
+	/* version 1 kept the link count in its 16-bit field */
+	if (d->di_version == 1)
+		ip->nlink = ip->onlink;
 	bigtime = (ip->flags2 & XFS_DIFLAG2_BIGTIME) != 0;
 	nrext64 = dinode_has_nrext64(d);
 	inode_decode_time(bigtime, d->di_atime, &ip->atime);
 	inode_decode_time(bigtime, d->di_mtime, &ip->mtime);
 	inode_decode_time(bigtime, d->di_ctime, &ip->ctime);
-	inode_decode_time(bigtime, d->di_crtime, &ip->crtime);
+	if (d->di_version >= XFS_DINODE_VERSION_3)
+		inode_decode_time(bigtime, d->di_crtime, &ip->crtime);
 	ip->size = get_be64(d->di_size);
 	ip->nblocks = get_be64(d->di_nblocks);
 	ip->extsize = get_be32(d->di_extsize);
@@ -92,12 +108,13 @@ int inode_decode(const struct fs_geom *g, xfs_ino_t ino, const void *raw,
 	ip->crc = get_le32(d->di_crc);
 	ip->changecount = get_be64(d->di_changecount);
 	ip->lsn = (xfs_lsn_t)get_be64(d->di_lsn);
-	ip->cowextsize = get_be32(d->di_cowextsize);
+	if (d->di_version >= XFS_DINODE_VERSION_3)
+		ip->cowextsize = get_be32(d->di_cowextsize);
 	ip->di_ino = get_be64(d->di_ino);
 	ip->uuid = d->di_uuid;
 
 	/* a forkoff past the literal area is reported by inode_verify */
-	ip->dfork = ip->raw + LITERAL_OFF;
+	ip->dfork = ip->raw + literal_off(d);
 	if (ip->forkoff && (uint32_t)ip->forkoff * 8 < lit) {
 		ip->dfork_size = ip->forkoff * 8;
 		ip->afork = ip->dfork + ip->dfork_size;
@@ -344,8 +361,8 @@ static bool cowextsize_hint_bad(const struct fs *fs, const struct fs_inode *ip)
 	       ip->cowextsize > fs->sb.agblocks / 2;
 }
 
-unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
-		      struct fs_findings *fl)
+unsigned inode_verify_flags(struct fs *fs, xfs_ino_t ino, const void *raw,
+			    struct fs_findings *fl, unsigned flags)
 {
 	const struct fs_geom *g = &fs->geo;
 	const struct xfs_dinode *d = raw;
@@ -353,7 +370,7 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 	struct fs_inode in, *ip = &in;
 	uint16_t type;
 	unsigned errs = 0;
-	uint32_t lit = g->inodesize - LITERAL_OFF;
+	uint32_t lit = g->inodesize - literal_off(d);
 	bool reflink_bad = false;
 
 #define BAD(code, field, exp, found) do { \
@@ -384,7 +401,8 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 		    get_le32(d->di_crc));
 	if (d->di_version != XFS_DINODE_VERSION_3) {
 		BAD(INODE_BAD_VERSION, "core.version", 3, d->di_version);
-		return errs;
+		if (!(flags & INODE_VERIFY_ANY_VERSION))
+			return errs;
 	}
 	if (get_be64(d->di_ino) != ino)
 		BAD(INODE_BAD_INO, "v3.inumber", ino, get_be64(d->di_ino));
@@ -405,7 +423,7 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 		BADF(INODE_BAD_MODE, "core.mode", ip->mode);
 		goto out;
 	}
-	if (ip->onlink)
+	if (ip->onlink && ip->version != 1)
 		BAD(INODE_BAD_ONLINK, "core.onlink", 0, ip->onlink);
 
 	/* the data fork's format must suit the file type */
@@ -569,7 +587,10 @@ unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 			&ip->atime, &ip->mtime, &ip->ctime, &ip->crtime
 		};
 
-		for (int i = 0; i < 4; i++)
+		/* below version 3 the creation time is in the fork */
+		int n = ip->version >= XFS_DINODE_VERSION_3 ? 4 : 3;
+
+		for (int i = 0; i < n; i++)
 			if (ts[i]->nsec >= XFS_NSEC_PER_SEC)
 				BADF(INODE_BAD_TIMESTAMP, tn[i], ts[i]->nsec);
 	}
@@ -581,8 +602,8 @@ unlinked:
 	     ip->next_unlinked == ino_to_agino(g, ino)))
 		BADF(INODE_BAD_UNLINKED, "next_unlinked", ip->next_unlinked);
 
-	/* reserved bytes */
-	if (reflink_bad)
+	/* reserved bytes (v2's are its flush counter's) */
+	if (reflink_bad || ip->version < XFS_DINODE_VERSION_3)
 		goto out;
 	if (!(ip->flags2 & XFS_DIFLAG2_NREXT64)) {
 		if (get_be64(d->u24.di_v3_pad))
@@ -597,6 +618,12 @@ out:
 #undef BAD
 #undef BADF
 	return errs;
+}
+
+unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
+		      struct fs_findings *fl)
+{
+	return inode_verify_flags(fs, ino, raw, fl, 0);
 }
 
 /*

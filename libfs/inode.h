@@ -127,6 +127,16 @@ void inode_release(struct fs_inode *ip);	/* frees ip->raw, not ip */
 unsigned inode_verify(struct fs *fs, xfs_ino_t ino, const void *raw,
 		      struct fs_findings *fl);
 
+/*
+ * The same, with INODE_VERIFY_ANY_VERSION: a version byte other than 3
+ * is said, and the rest is checked all the same, the forks where a core
+ * of that version ends (as xfs_repair reads such an inode; xfs_db's
+ * check stops at the version, as inode_verify does).
+ */
+#define INODE_VERIFY_ANY_VERSION	0x1
+unsigned inode_verify_flags(struct fs *fs, xfs_ino_t ino, const void *raw,
+			    struct fs_findings *fl, unsigned flags);
+
 /* Read, verify and decode one inode. */
 int inode_read(struct fs *fs, xfs_ino_t ino, struct fs_inode *ip,
 	       struct fs_findings *fl);

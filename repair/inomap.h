@@ -52,6 +52,9 @@ struct im_chunk {
 					   blocks (phase 6) */
 	uint64_t	ext_short;	/* ... more than it says */
 	uint64_t	said;		/* reported once (atomic OR) */
+	uint64_t	v0core;		/* version 0: nlink is di_onlink, as
+					   the reference's phase 3 takes it;
+					   its library reads di_nlink */
 	uint32_t	nlink[64];	/* on disk */
 	uint32_t	counted[64];	/* links found (phase 6) */
 	uint8_t		ftype[64];	/* XFS_DIR3_FT_* of the mode */

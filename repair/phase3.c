@@ -21,7 +21,9 @@
  * attr fork"), and the inode stays; a wrong counter is a counter.  Under
  * -n the reference keeps some inodes it says it would clear: one with a
  * bad magic number or an attribute map it cannot use stays in use for
- * phases 6 and 7, unreadable there (keep_cleared()), and one whose
+ * phases 6 and 7, unreadable there (keep_cleared()), one whose version
+ * byte is not 3 (its forks read where a v1/v2 core ends, 100 bytes in)
+ * stays in use too if nothing else is wrong with it, and one whose
  * next_unlinked names no inode is only said to be cleared.  A short-form
  * directory is read by the reference's own walk (sfdir.c), which keeps
  * it whatever it finds; the inode stays unreadable in phases 6 and 7
@@ -139,7 +141,6 @@ static enum verdict core_verdict(const struct fs_finding *f)
 	case PR_RP_SYMLINK_ZERO_SIZE:
 	case PR_INODE_BAD_DEV_FORKOFF:
 	case PR_INODE_BAD_MAGIC:
-	case PR_INODE_BAD_VERSION:
 	case PR_INODE_BAD_CRC:
 	case PR_INODE_BAD_INO:
 	case PR_INODE_BAD_UUID:
@@ -703,6 +704,18 @@ static enum verdict judge_core(const struct fs_finding *f, bool attr)
 {
 	(void)attr;
 	return core_verdict(f);
+}
+
+/*
+ * A core of another version than 3: the version, and the CRC a v3 core
+ * would have, the reference would clear the inode for, but it reads the
+ * rest first, as if the core were good; and if nothing else costs the
+ * inode, it is kept in use under -n (see p3_process_inode).
+ */
+static enum verdict judge_old_core(const struct fs_finding *f, bool attr)
+{
+	(void)attr;
+	return f->code == PR_INODE_BAD_CRC ? V_NOTE : core_verdict(f);
 }
 
 static enum verdict judge_content(const struct fs_finding *f, bool attr)
@@ -3384,13 +3397,16 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 static bool root_findings(struct p3ag *c)
 {
 	bool level_bad[2] = { false, false }, data_root = false;
-	bool other_fatal = false;
+	bool other_fatal = false, old_core = false;
 
+	for (size_t i = 0; i < c->fl.n; i++)
+		old_core |= c->fl.v[i].code == PR_INODE_BAD_VERSION;
 	for (size_t i = 0; i < c->fl.n; i++) {
 		const struct fs_finding *f = &c->fl.v[i];
 
 		if (f->code != PR_BMAP_BAD_ROOT) {
-			other_fatal |= core_verdict(f) == V_INODE;
+			other_fatal |= (old_core ? judge_old_core(f, false) :
+					core_verdict(f)) == V_INODE;
 			continue;
 		}
 		if (field_is(f, "u3.bmbt.level"))
@@ -3579,7 +3595,7 @@ static bool btree_root_refused(const struct fs_inode *ip,
 static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
 			 struct p3_counts *k)
 {
-	bool big = d->di_version == 3 &&
+	bool big = d->di_version >= 3 &&
 		   (get_be64(d->di_flags2) & XFS_DIFLAG2_NREXT64);
 	uint64_t max[2] = {
 		big ? XFS_MAX_EXTCNT_DATA_FORK_LARGE :
@@ -3630,50 +3646,6 @@ static void count_limits(struct p3ag *c, const struct xfs_dinode *d,
 			f->code = PR_NONE;
 			k->attr_over = true;
 		}
-	}
-}
-
-/*
- * An inode whose version is not 3 (inode_verify stops at it): the
- * reference still checks its timestamps' nanoseconds -- a version below
- * 3 keeps seconds and nanoseconds, and so does a later one unless the
- * flags2 word a v3 core has says bigtime (then only a version above 3
- * has a creation time).  What lies past the core of such a version it
- * reads as forks, and those words we do not say (repair/DIFFERENCES.md).
- */
-static void odd_version_times(struct p3ag *c, const struct xfs_dinode *d)
-{
-	static const char *const name[4] = {
-		"core.atime.nsec", "core.mtime.nsec", "core.ctime.nsec",
-		"v3.crtime.nsec",
-	};
-	const xfs_timestamp_t *ts[4] = {
-		&d->di_atime, &d->di_mtime, &d->di_ctime, &d->di_crtime,
-	};
-	struct fs_objref o;
-	size_t i;
-	int n;
-
-	for (i = 0; i < c->fl.n; i++)
-		if (c->fl.v[i].code == PR_INODE_BAD_MAGIC)
-			return;
-	for (i = 0; i < c->fl.n; i++)
-		if (c->fl.v[i].code == PR_INODE_BAD_VERSION)
-			break;
-	if (i == c->fl.n)
-		return;
-	o = c->fl.v[i].obj;
-	if (d->di_version >= 3 &&
-	    (get_be64(d->di_flags2) & XFS_DIFLAG2_BIGTIME))
-		return;
-	n = d->di_version > 3 ? 4 : 3;
-	for (int t = 0; t < n; t++) {
-		const struct xfs_legacy_timestamp *lt = (const void *)ts[t];
-		uint32_t nsec = get_be32(lt->t_nsec);
-
-		if (nsec >= XFS_NSEC_PER_SEC)
-			fs_report_found(&c->fl, PR_INODE_BAD_TIMESTAMP, &o,
-					name[t], nsec);
 	}
 }
 
@@ -3889,6 +3861,18 @@ verdict:
 		say_ino(c, PR_RP_FREE_INODE_ERRORS, 0, 0);
 }
 
+/*
+ * The link count the reference takes from an inode in its phase 3: the
+ * 16-bit one of a version 1 core, and of a version 0 one too (phase 7
+ * compares against it; the library it reads the inode with there takes
+ * di_nlink but for version 1).
+ */
+static uint32_t p3_disk_nlink(const struct xfs_dinode *d)
+{
+	return d->di_version < 2 ? get_be16(d->di_onlink) :
+	       get_be32(d->di_nlink);
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -3903,7 +3887,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
-	bool version_bad = false, other_fatal = false;
+	bool version_bad = false;
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep, nwalk;
 	bool revive, has_later = false;
@@ -3922,7 +3906,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		return;
 	}
 	memset(c->count_bad, 0, sizeof(c->count_bad));
-	inode_verify(fs, c->ino, raw, &c->fl);
+	/*
+	 * An inode of another version than 3 the reference reads all the
+	 * same, its forks where a core of that version ends (100 bytes in);
+	 * the version alone costs the inode only once all else is read.
+	 */
+	inode_verify_flags(fs, c->ino, raw, &c->fl, INODE_VERIFY_ANY_VERSION);
 	/*
 	 * An inode with no attribute fork may carry aformat 0 (fresh); any
 	 * other format but extents is a value to reset, no fork to clear.
@@ -3933,7 +3922,6 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 				c->fl.v[i].code = d->di_aformat == 0 ? PR_NONE :
 						  PR_RP_AFORMAT_NO_FORK;
 	count_limits(c, d, &k);
-	odd_version_times(c, d);
 	/* a short-form symlink of no target: the reference's own words */
 	if ((mode & XFS_S_IFMT) == XFS_S_IFLNK &&
 	    d->di_format == XFS_DINODE_FMT_LOCAL && !get_be64(d->di_size))
@@ -3960,28 +3948,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			attr_said = true;	/* its words say it */
 		magic_bad |= c->fl.v[i].code == PR_INODE_BAD_MAGIC;
 		unreadable |= kernel_refuses(&c->fl.v[i]);
-		if (c->fl.v[i].code == PR_INODE_BAD_VERSION)
-			version_bad = true;
-		else if (c->fl.v[i].code != PR_INODE_BAD_CRC &&
-			 core_verdict(&c->fl.v[i]) == V_INODE)
-			other_fatal = true;
+		version_bad |= c->fl.v[i].code == PR_INODE_BAD_VERSION;
 	}
 	c->unlinked_bad = false;
 	c->attr0_said = false;
-	v = flush(c, mode, judge_core, false);
-	/*
-	 * Kept as well: a device of another version with no attributes (an
-	 * empty fork in extents), which the reference, reading on as if the
-	 * version were good,
-	 * finds nothing else wrong with.  (Of other inodes, whether it
-	 * keeps them depends on what it reads as their forks.)
-	 */
-	if (v == V_INODE && (magic_bad ||
-	    (version_bad && !other_fatal &&
-	     d->di_format == XFS_DINODE_FMT_DEV &&
-	     (!d->di_forkoff ||
-	      (d->di_aformat == XFS_DINODE_FMT_EXTENTS &&
-	       !get_be16(d->u76.small.di_anextents)))))) {
+	v = flush(c, mode, version_bad ? judge_old_core : judge_core, false);
+	if (v == V_INODE && magic_bad) {
 		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
 		if (magic_bad)
 			claim_kept_forks(c, raw);
@@ -4161,7 +4133,9 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (unreadable || rt_extents_refused(fs, &ip, &del))
 		ch->unreadable |= 1ull << bit;
-	ch->nlink[bit] = ip.nlink;
+	ch->nlink[bit] = p3_disk_nlink(d);
+	if (d->di_version == 0)
+		ch->v0core |= 1ull << bit;
 	ch->ftype[bit] = inode_mode_ftype(ip.mode);
 	if (inode_is_dir(&ip))
 		ch->isdir |= 1ull << bit;
@@ -4241,21 +4215,44 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		suspect = true;
 	if (suspect)
 		ch->suspect |= 1ull << bit;
-	if (attr_map_bad) {
+	if (attr_map_bad || version_bad) {
 		/*
-		 * An unusable attribute map: the reference's "would have
-		 * cleared", the inode kept (and unreadable) all the same --
-		 * but it reads the content first, and content it gives up
-		 * on costs the inode as it would have otherwise.
+		 * An unusable attribute map, or a core of another version:
+		 * the reference's "would have cleared", the inode kept (and
+		 * unreadable) all the same -- but it reads the content
+		 * first, and content it gives up on costs the inode as it
+		 * would have otherwise.
 		 */
 		if (!check_content(c, ch, bit, &ip, &del)) {
 			ch->used &= ~(1ull << bit);
 			mark_cleared(c, ch, bit);
 			goto out;
 		}
+		uint64_t readable = ~ch->unreadable & (1ull << bit);
+
 		ch->rebuild &= ~(1ull << bit);
 		ch->revived &= ~(1ull << bit);
-		keep_cleared(c, ch, bit, ip.mode, ip.nlink);
+		keep_cleared(c, ch, bit, ip.mode, p3_disk_nlink(d));
+		if (d->di_version == 0)
+			ch->v0core |= 1ull << bit;
+		/*
+		 * The version alone does not stop the reference's library
+		 * from loading the inode in phases 6 and 7: only what stops
+		 * it for any inode (a fork its verifiers refuse) does.
+		 */
+		if (!attr_map_bad)
+			ch->unreadable &= ~readable;
+		/*
+		 * A short-form directory the kernel's verifier refuses for an
+		 * inode number: the reference's library names it each time
+		 * it fails to load the directory.  Its entries and parent
+		 * are not read.
+		 */
+		if (inode_is_dir(&ip) && c->dhdr.dir == c->ino &&
+		    c->dhdr.sf_badino != NULLFSINO) {
+			c->dhdr.dotdot = NULLFSINO;
+			im_dir_add(r->imap, &c->dhdr, &c->edges);
+		}
 		goto out;
 	}
 	/* the content last, as the reference: the counters are said first */
