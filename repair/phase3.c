@@ -84,16 +84,24 @@ static const char *dev_type_name(uint16_t mode)
 	}
 }
 
-static void say_ino(struct p3ag *c, enum fs_problem code, uint64_t found,
-		    uint64_t expected)
+/* A finding about the inode being checked (field: which words, or NULL). */
+static void say_ino_as(struct p3ag *c, enum fs_problem code,
+		       const char *field, uint64_t found, uint64_t expected)
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 
 	a.obj.ino = c->ino;
 	a.obj.agno = c->agno;
+	a.field = field;
 	a.found = found;
 	a.expected = expected;
 	rp_say(c->out, code, &a);
+}
+
+static void say_ino(struct p3ag *c, enum fs_problem code, uint64_t found,
+		    uint64_t expected)
+{
+	say_ino_as(c, code, NULL, found, expected);
 }
 
 /* What a finding costs the inode, in the reference's measure. */
@@ -3673,13 +3681,7 @@ static void attr_sf_count(struct p3ag *c, const struct xfs_dinode *d)
 static void say_ino_field(struct p3ag *c, enum fs_problem code,
 			  const char *field, uint64_t found)
 {
-	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
-
-	a.obj.ino = c->ino;
-	a.obj.agno = c->agno;
-	a.field = field;
-	a.found = found;
-	rp_say(c->out, code, &a);
+	say_ino_as(c, code, field, found, 0);
 }
 
 /*
