@@ -5,9 +5,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup-deps.sh" --tests || exit 1
 jobs=$(nproc)
 status=0
-# Both builds test against the same reference-made corpus: build it once.
+# Both builds test against the same reference-made corpus and repair
+# images (and t5015's record of the reference's runs): build them once.
 : "${CORPUS_CACHE:=$top/build/tests/corpus-cache}"
-export CORPUS_CACHE
+: "${RP_CACHE:=$top/build/tests/repair-cache}"
+export CORPUS_CACHE RP_CACHE
 for variant in build build-asan; do
 	args=""
 	[ "$variant" = build-asan ] && args="--enable-sanitizers"
