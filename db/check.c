@@ -1977,9 +1977,18 @@ static void scanfunc_refcnt(struct ck *c, const uint8_t *b, unsigned level,
 		uint32_t r = load_be32(rp + 12 * i + 8);
 
 		if (r == 1) {
-			ckalways("leftover CoW extent (%u/%u) len %u\n", c->agno,
-				 s, n);
-			set_dbmap(c, c->agno, s, n, DBM_COWDATA, c->agno, bno);
+			/* Staging extents carry the CoW bit in their start;
+			 * a count of one without it is out of place. */
+			uint32_t a = s & ~XFS_REFC_COWFLAG;
+
+			if (s & XFS_REFC_COWFLAG)
+				ckalways("leftover CoW extent (%u/%u) len %u\n",
+					 c->agno, a, n);
+			else
+				ckalways("leftover CoW extent at unexpected "
+					 "address (%u/%u) len %u\n", c->agno,
+					 a, n);
+			set_dbmap(c, c->agno, a, n, DBM_COWDATA, c->agno, bno);
 		} else {
 			set_dbmap(c, c->agno, s, n, DBM_RLDATA, c->agno, bno);
 		}
