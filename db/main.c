@@ -164,7 +164,6 @@ int main(int argc, char **argv)
 	const char *base = strrchr(argv[0], '/');
 
 	db.progname = base ? base + 1 : argv[0];
-	setvbuf(stdout, NULL, _IOLBF, 0);
 	/* getopt's own messages name argv[0], as the reference's do */
 	while ((c = getopt(argc, argv, "c:fFip:rxVl:R:")) != EOF) {
 		switch (c) {
