@@ -45,21 +45,21 @@ while IFS='|' read -r name image refrc expect cmds; do
 	2) not_ok "$name: xfs_db could not damage the image"; diag "$(cat "$T/db.out")"; rp_rm "$img"; continue ;;
 	esac
 	dbdevs=$(rp_dbargs "$img")
-	# shellcheck disable=SC2086
-	"$REF_DB" -r $dbdevs -c check "$img" > "$T/ref.out" 2> /dev/null
-	rc_ref=$?
-	# shellcheck disable=SC2086
-	"$REF_DB" -r $dbdevs -c "check -s" "$img" > "$T/ref.s" 2> /dev/null
-	rc_ref_s=$?
-	# shellcheck disable=SC2086
-	"$REF_DB" -r $dbdevs -c "check -v" "$img" 2> /dev/null | cksum > "$T/ref.v"
 	# the traced inode and block: the case's first {ino:} or the root's
 	trace_ino=$(echo "$cmds" | sed -n 's/.*{ino:\([^}]*\)}.*/\1/p' | head -1)
 	trace_ino=$(rp_ino "$image" "${trace_ino:-/}")
 	trace_args="-s -i $trace_ino -b 20 -b $((trace_ino / 16))"
-	# shellcheck disable=SC2086
-	"$REF_DB" -r $dbdevs -c "check $trace_args" "$img" > "$T/ref.i" 2> /dev/null
 	sum_before=$(rp_sum_all "$img")
+	# shellcheck disable=SC2016
+	rc_ref "$sum_before" "$T/ref.out" '"$REF_DB" -r $dbdevs -c check "$img" 2> /dev/null'
+	rc_ref=$?
+	# shellcheck disable=SC2016
+	rc_ref "$sum_before" "$T/ref.s" '"$REF_DB" -r $dbdevs -c "check -s" "$img" 2> /dev/null'
+	rc_ref_s=$?
+	# shellcheck disable=SC2016
+	rc_ref "$sum_before" "$T/ref.v" '"$REF_DB" -r $dbdevs -c "check -v" "$img" 2> /dev/null | cksum'
+	# shellcheck disable=SC2016
+	rc_ref "$sum_before $trace_args" "$T/ref.i" '"$REF_DB" -r $dbdevs -c "check $trace_args" "$img" 2> /dev/null'
 	# shellcheck disable=SC2086
 	"$XK_DB" -r $dbdevs -c check "$img" > "$T/ours.out" 2> "$T/ours.err"
 	rc_ours=$?

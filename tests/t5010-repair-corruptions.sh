@@ -48,10 +48,10 @@ while IFS='|' read -r name image refrc expect cmds; do
 	1) not_ok "$name: a {ino:} path is not in image $image"; rp_rm "$img"; continue ;;
 	2) not_ok "$name: xfs_db could not damage the image"; diag "$(cat "$T/db.out")"; rp_rm "$img"; continue ;;
 	esac
-	# shellcheck disable=SC2086
-	"$REF_REPAIR" -n $devs "$img" > "$T/ref.out" 2>&1
-	rc_ref=$?
 	sum_before=$(rp_sum_all "$img")
+	# shellcheck disable=SC2016
+	rc_ref "$sum_before" "$T/ref.out" '"$REF_REPAIR" -n $devs "$img" 2>&1'
+	rc_ref=$?
 	# shellcheck disable=SC2086
 	XFSKIT_REPAIR_FINDINGS="$T/found" "$XK_REPAIR" -n $devs "$img" > "$T/ours.out" 2>&1
 	rc_ours=$?

@@ -10,6 +10,8 @@
 #                               # (or CMDS' "!shell"); its output in OUT;
 #                               # 1: a {ino:} path is not in IMAGE,
 #                               # 2: the damage could not be done
+#   rc_ref KEY OUT CMDLINE      # OUT: the stdout of the reference's
+#                               # CMDLINE, kept under KEY; returns its code
 
 RC_CASES_FILE="$top_srcdir/tests/repair-cases.txt"
 RC_SHELL_HELPERS='logdaddr() {
@@ -64,4 +66,30 @@ rc_damage() {
 	! grep -qiE 'write error|invalid|not found|no such|usage:|parsing error' "$_out" ||
 		return 2
 	return 0
+}
+
+# rc_ref KEY OUT CMDLINE: run CMDLINE (a command line for eval that runs
+# the reference, read-only, on a damaged image) with its standard output
+# in OUT, and return its exit code.  KEY says what the input is (the
+# damaged image's checksum: some damages are not the same twice); the
+# run is kept in $RP_CACHE/ref-runs under KEY, CMDLINE as written and
+# the reference's version, so that the sanitizer build's pass, which
+# damages the same images the same way, reads it instead of starting
+# the reference again.  The scratch directory's name, which changes
+# from run to run, is kept as @T@.
+RC_REF_VERSION=$("$REF_REPAIR" -V 2>/dev/null)
+rc_ref() {
+	_rk=$(printf '%s\n' "$1" "$3" "$RC_REF_VERSION" | sha256sum | cut -c1-16)
+	_rf="$RP_CACHE/ref-runs/$_rk"
+	if [ -f "$_rf.out" ] && [ -f "$_rf.rc" ]; then
+		sed "s|@T@|$T|g" "$_rf.out" > "$2"
+		return "$(cat "$_rf.rc")"
+	fi
+	eval "$3" > "$2"
+	_rr=$?
+	mkdir -p "$RP_CACHE/ref-runs" &&
+		sed "s|$T|@T@|g" "$2" > "$_rf.out.$$" &&
+		echo "$_rr" > "$_rf.rc.$$" &&
+		mv "$_rf.out.$$" "$_rf.out" && mv "$_rf.rc.$$" "$_rf.rc"
+	return $_rr
 }
