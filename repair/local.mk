@@ -24,7 +24,12 @@ repair_xfs_repair_SOURCES = \
 	repair/freescan.c \
 	repair/logcheck.c \
 	repair/phase3.h \
+	repair/phase3int.h \
 	repair/phase3.c \
+	repair/claims.c \
+	repair/firstlook.c \
+	repair/dircheck.c \
+	repair/dirtree.c \
 	repair/attrwords.c \
 	repair/discover.c \
 	repair/dirdata.c \

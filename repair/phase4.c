@@ -607,7 +607,7 @@ static void check_dir_refs(struct p4ag *c, xfs_agnumber_t agno)
 /*
  * The other inodes its phase 3 cleared and this look keeps (a file whose
  * walk ended at an AG btree block or at a block of an inode cleared
- * before it: phase3.c second_look_takes()): in use from here on.
+ * before it: claims.c second_look_takes()): in use from here on.
  */
 static void revived_files(struct p4ag *c, xfs_agnumber_t agno)
 {

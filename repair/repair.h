@@ -74,7 +74,7 @@ struct repair_opts {
  * rmap and refcount btrees, phase 3 adds the AG's metadata it found
  * (p3_meta_prepare) and then each inode's claims, in the order it reads
  * the inodes: an extent or bmbt block on free space, AG metadata or
- * another inode's blocks is said there (phase3.c).
+ * another inode's blocks is said there (claims.c).
  */
 enum rp_bstate {
 	BS_UNKNOWN	= 0,
