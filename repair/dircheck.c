@@ -727,7 +727,7 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		c->dhdr.dotdot_ftype = IM_FT_NONE;
 		/* what the reference's walk says in its words, it says */
 		keep_notes(c, sf_walk_says, NULL);
-		flush(c, ip->mode, NULL, false);
+		p3_flush(c, ip->mode, NULL, false);
 		/* the parent is the header's, whatever the entries are */
 		c->dhdr.dotdot = rp_sf_walk(c, ip);
 		/* kept, but its library cannot load it in phases 6 and 7 */
@@ -804,7 +804,7 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		if (c->dhdr.hashck != IM_HASH_OK)
 			keep_notes(c, dir_hash_code, NULL);
 	}
-	flush(c, ip->mode, NULL, false);
+	p3_flush(c, ip->mode, NULL, false);
 
 	for (unsigned i = 0; i < bl.n; i++) {
 		struct dir_dblk_state *st = &bl.v[i];

@@ -648,7 +648,7 @@ static int flags_word(const struct fs_finding *f)
  * (NULL: all are notes).  Returns the worst verdict.  Counter findings
  * that phase 3 reports itself, in the reference's words, are dropped.
  */
-enum verdict flush(struct p3ag *c, uint16_t mode,
+enum verdict p3_flush(struct p3ag *c, uint16_t mode,
 			  enum verdict (*judge)(const struct fs_finding *,
 						bool),
 			  bool attr)
@@ -1289,7 +1289,7 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		symlink_read(fs, ip, del, target, &c->fl);
 		symlink_block_words(c, ip, del);
 		if (c->fl.nerrors) {
-			flush(c, ip->mode, NULL, false);
+			p3_flush(c, ip->mode, NULL, false);
 			say_ino(c, PR_RP_SYMLINK_BAD, 0, 0);
 			return false;
 		}
@@ -1673,7 +1673,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	c->unlinked_bad = false;
 	c->attr0_said = false;
-	v = flush(c, mode, version_bad ? judge_old_core : judge_core, false);
+	v = p3_flush(c, mode, version_bad ? judge_old_core : judge_core, false);
 	if (v == V_INODE && magic_bad) {
 		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
 		if (magic_bad)
@@ -1778,7 +1778,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		suspect = true;
 	fork_first_only(c, false);
 	cut = map_cut(c, &ip, XFS_DATA_FORK);
-	v = flush(c, mode, fork_verdict, false);
+	v = p3_flush(c, mode, fork_verdict, false);
 	if (cut)
 		say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
 	if (has_later)
@@ -1821,7 +1821,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		bmbt_underfull(c, &ip, XFS_ATTR_FORK);
 		fork_first_only(c, true);
 		cut = map_cut(c, &ip, XFS_ATTR_FORK);
-		v = flush(c, mode, fork_verdict, true);
+		v = p3_flush(c, mode, fork_verdict, true);
 		c->attr = false;
 		if (cut)
 			say_ino(c, PR_RP_NEXTENTS_CUT, 0, 0);
@@ -1879,7 +1879,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		attr_iterate(fs, &ip, &ael, NULL, NULL, &c->fl);
 		c->ael = &ael;
 		words_clear = attr_words(c, &ip);
-		v = flush(c, mode, judge_content, true);
+		v = p3_flush(c, mode, judge_content, true);
 		c->ael = NULL;
 		if (v == V_ATTR || words_clear) {
 			attr_bad = true;

@@ -36,7 +36,7 @@ void say_ino(struct p3ag *c, enum fs_problem code, uint64_t found,
 /* What a finding of fork_extents (the map, its bmbt) costs the inode. */
 enum verdict fork_verdict(const struct fs_finding *f, bool attr);
 /* Say and drop the findings gathered, judged by judge: worst verdict. */
-enum verdict flush(struct p3ag *c, uint16_t mode,
+enum verdict p3_flush(struct p3ag *c, uint16_t mode,
 		   enum verdict (*judge)(const struct fs_finding *, bool),
 		   bool attr);
 
