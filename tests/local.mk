@@ -30,8 +30,14 @@ tests_tools_walkfs_SOURCES = tests/tools/walkfs.c tests/tools/walkfs.h \
 	tests/tools/walk_dir.c tests/tools/walk_attr.c
 tests_tools_walkfs_LDADD = $(LIBFS_LIBS)
 
+# imgsum: checksums of sparse images (rp_sum), cheaper than a script.
+noinst_PROGRAMS += tests/tools/imgsum
+tests_tools_imgsum_SOURCES = tests/tools/imgsum.c
+tests_tools_imgsum_LDADD = $(LIBFS_LIBS)
+
 SHELL_TESTS = \
 	tests/t0001-walkfs-refuses-non-xfs.sh \
+	tests/t0002-imgsum.sh \
 	tests/t0900-walkfs-corpus.sh
 
 TESTS += $(SHELL_TESTS)

@@ -73,9 +73,8 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/xfskit-test.XXXXXX")
 _mounts=""
 # A python3 reached through a version manager's shim (pyenv's is a shell
 # script) takes a third of a second to start, and the tests start python
-# about two thousand times (rp_sum twice per damaged image): put the
-# system's own interpreter first on PATH when there is one.  The tests'
-# python needs only the standard library.
+# hundreds of times: put the system's own interpreter first on PATH when
+# there is one.  The tests' python needs only the standard library.
 if [ -x /usr/bin/python3 ] &&
    [ "$(command -v python3)" != /usr/bin/python3 ]; then
 	mkdir -p "$T/bin" && ln -s /usr/bin/python3 "$T/bin/python3" &&
