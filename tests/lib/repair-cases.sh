@@ -25,7 +25,8 @@ rc_cases() {
 }
 
 rc_trim() {
-	echo "$1" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//'
+	_t=${1#"${1%%[![:space:]]*}"}
+	printf '%s\n' "${_t%"${_t##*[![:space:]]}"}"
 }
 
 rc_expand() {
