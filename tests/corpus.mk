@@ -1,8 +1,8 @@
 # tests/corpus.mk: the test corpus (tests/lib/corpus.sh), its population
 # script and the kernel-side lister (tests/tools/klist.py).  The images are
 # cached under $(top_builddir)/tests/corpus-cache.
+# (t0800 is in SLOW_TESTS: tests/local.mk)
 SHELL_TESTS += \
-	tests/t0800-corpus-covers-every-form.sh \
 	tests/t0801-corpus-klist-listing.sh \
 	tests/t0802-corpus-cache.sh
 

@@ -1,8 +1,7 @@
 # tests/db.mk: xfs_db against the reference (differential, write/fuzz,
-# read-only, damaged input).
+# read-only, damaged input).  t3001 is in SLOW_TESTS (tests/local.mk).
 DB_TESTS = \
 	tests/t3000-db-differential.sh \
-	tests/t3001-db-write-fuzz.sh \
 	tests/t3002-db-damaged.sh \
 	tests/t3003-db-options.sh \
 	tests/t3004-db-attr-set.sh

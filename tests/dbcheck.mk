@@ -1,2 +1,2 @@
 # xfs_db check on the corruption corpus (db/check.c).
-SHELL_TESTS += tests/t3005-db-check-damage.sh
+# (t3005 is in SLOW_TESTS: tests/local.mk)

@@ -40,8 +40,21 @@ SHELL_TESTS = \
 	tests/t0002-imgsum.sh \
 	tests/t0900-walkfs-corpus.sh
 
+# The longest tests, longest first, head TESTS (Makefile.am): "make -j
+# check" starts tests in the order of TESTS, and a long one started late
+# runs on alone at the end.  t0800 second: it builds the corpus while
+# t3005 builds the repair images.
+SLOW_TESTS = \
+	tests/t3005-db-check-damage.sh \
+	tests/t0800-corpus-covers-every-form.sh \
+	tests/t5010-repair-corruptions.sh \
+	tests/t5015-repair-reference-lines.sh \
+	tests/t0810-alloc.sh \
+	tests/t3001-db-write-fuzz.sh \
+	tests/t5002-repair-images-stable.sh
+
 TESTS += $(SHELL_TESTS)
-EXTRA_DIST += $(SHELL_TESTS) tests/lib/test-lib.sh tests/unit/unit.h
+EXTRA_DIST += $(SLOW_TESTS) $(SHELL_TESTS) tests/lib/test-lib.sh tests/unit/unit.h
 
 # Each area adds its tests in its own fragment.
 include tests/ag.mk

@@ -1,8 +1,8 @@
 # tests/repair.mk: xfs_repair -n (the checking half).
+# (t5002, t5010 and t5015 are in SLOW_TESTS: tests/local.mk)
 SHELL_TESTS += \
 	tests/t5000-repair-cli.sh \
-	tests/t5001-repair-hostile-images.sh \
-	tests/t5002-repair-images-stable.sh
+	tests/t5001-repair-hostile-images.sh
 
 check_PROGRAMS += tests/unit/test_spacemap
 tests_unit_test_spacemap_SOURCES = tests/unit/test_spacemap.c repair/spacemap.c
@@ -11,9 +11,9 @@ tests_unit_test_spacemap_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_spacemap_LDADD = $(UNIT_LIBS)
 TESTS += tests/unit/test_spacemap
 
-SHELL_TESTS += tests/t5010-repair-corruptions.sh tests/t5011-repair-beyond-reference.sh \
+SHELL_TESTS += tests/t5011-repair-beyond-reference.sh \
 	tests/t5012-repair-after-reference-repair.sh \
 	tests/t5014-repair-superblock-words.sh \
-	tests/t5015-repair-reference-lines.sh \
 	tests/t5020-repair-clean-matrix.sh
-EXTRA_DIST += tests/repair-cases.txt tests/lib/repair-images.sh tests/lib/repair-cases.sh
+EXTRA_DIST += tests/repair-cases.txt tests/lib/repair-images.sh tests/lib/repair-build.sh \
+	tests/lib/repair-cases.sh

@@ -28,7 +28,7 @@ rp_need "$XK_DB"
 # and -i traces print the format's name from past the end of its table.
 EXIT_ONLY="sb0_blocksize ino_lost_root"
 
-RP_CASES=${DB_CASES:-$RP_CASES} rc_cases > "$T/cases"
+RP_CASES=${DB_CASES:-$RP_CASES} rc_cases | sample_cases > "$T/cases"
 n=$(wc -l < "$T/cases")
 [ "$n" -gt 0 ] || skip_all "no case matches '$DB_CASES'"
 plan "$n"

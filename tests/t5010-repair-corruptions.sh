@@ -28,7 +28,7 @@ has_code() {
 	grep -F "[$_code]" "$1" | grep -qF -- "$_text"
 }
 
-rc_cases > "$T/cases"
+rc_cases | sample_cases > "$T/cases"
 n=$(wc -l < "$T/cases")
 [ "$n" -gt 0 ] || skip_all "no case matches '$RP_CASES'"
 plan "$n"

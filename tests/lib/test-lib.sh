@@ -198,3 +198,31 @@ umount_img() {
 sum_img() {
 	sha256sum "$1" | cut -d' ' -f1
 }
+
+# The sanitizer build's pass.  CI runs the whole suite twice, once with
+# ASan+UBSan (XK_SANITIZED=yes, from Makefile.am), and half an hour on
+# two cores holds one full pass and a lighter second one:
+#   sanitized_skip "why"   skips a test that runs no xfskit binary there
+#                          (the normal build's pass runs it);
+#   sample_cases < LIST    the cases of a corpus test (one a line) to
+#                          run: all of them, or in the sanitizer pass
+#                          every $XK_SAMPLE-th (default 4) from a start
+#                          that moves on each day (XK_SAMPLE_AT=K pins
+#                          it; XK_SAMPLE=1 takes all), said in a diag
+#                          line so a failure can be run again.
+sanitized_skip() {
+	[ "$XK_SANITIZED" = yes ] || return 0
+	skip_all "sanitizer build: $*"
+}
+
+sample_cases() {
+	if [ "$XK_SANITIZED" != yes ]; then
+		cat
+		return
+	fi
+	_sn=${XK_SAMPLE:-4}
+	_sa=${XK_SAMPLE_AT:-$(($(date +%s) / 86400 % _sn))}
+	echo "# sanitizer build: every ${_sn}th case from $_sa" \
+		"(XK_SAMPLE=$_sn XK_SAMPLE_AT=$_sa)" >&2
+	awk -v n="$_sn" -v a="$_sa" '(NR - 1) % n == a % n'
+}
