@@ -16,6 +16,7 @@
 #   - our xfs_db check prints what the reference's prints, exits as it
 #     does, and traces every block and inode (check -v) as it does.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
+sanitized_skip "clean images, compared with the reference: the normal pass runs it"
 . "$top_srcdir/tests/lib/sparse-images.sh"
 
 sparse_need

@@ -5,6 +5,7 @@
 # device's topology, writes what the reference writes, and the kernel
 # mounts it; a mounted device is refused with the reference's message.
 . "${top_srcdir:-$(dirname "$0")/..}/tests/lib/test-lib.sh"
+sanitized_skip "clean images, compared with the reference: the normal pass runs it"
 . "$top_srcdir/tests/lib/mkfs-compare.sh"
 need_loop
 need_ref

@@ -202,8 +202,13 @@ sum_img() {
 # The sanitizer build's pass.  CI runs the whole suite twice, once with
 # ASan+UBSan (XK_SANITIZED=yes, from Makefile.am), and half an hour on
 # two cores holds one full pass and a lighter second one:
-#   sanitized_skip "why"   skips a test that runs no xfskit binary there
-#                          (the normal build's pass runs it);
+#   sanitized_skip "why"   skips a test there that the normal build's
+#                          pass covers: one that runs no xfskit binary,
+#                          or one that reads clean reference-made images
+#                          and compares with the reference (the pass
+#                          keeps the tests that feed our tools damaged,
+#                          fuzzed or hostile input, the unit tests, the
+#                          mkfs option matrix, the allocator, db writes);
 #   sample_cases < LIST    the cases of a corpus test (one a line) to
 #                          run: all of them, or in the sanitizer pass
 #                          every $XK_SAMPLE-th (default 4) from a start
