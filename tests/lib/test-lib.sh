@@ -211,7 +211,7 @@ sum_img() {
 #                          mkfs option matrix, the allocator, db writes);
 #   sample_cases < LIST    the cases of a corpus test (one a line) to
 #                          run: all of them, or in the sanitizer pass
-#                          every $XK_SAMPLE-th (default 4) from a start
+#                          every $XK_SAMPLE-th (default 6) from a start
 #                          that moves on each day (XK_SAMPLE_AT=K pins
 #                          it; XK_SAMPLE=1 takes all), said in a diag
 #                          line so a failure can be run again.
@@ -225,7 +225,7 @@ sample_cases() {
 		cat
 		return
 	fi
-	_sn=${XK_SAMPLE:-4}
+	_sn=${XK_SAMPLE:-6}
 	_sa=${XK_SAMPLE_AT:-$(($(date +%s) / 86400 % _sn))}
 	echo "# sanitizer build: every ${_sn}th case from $_sa" \
 		"(XK_SAMPLE=$_sn XK_SAMPLE_AT=$_sa)" >&2
