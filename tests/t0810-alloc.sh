@@ -209,14 +209,17 @@ frag_image() {
 		"$REF_MKFS" -q -f -b size=1024 -m rmapbt=1,reflink=0 "$_img.tmp" &&
 		mkdir -p "$T/fmnt" && mount -o loop,nouuid "$_img.tmp" "$T/fmnt" &&
 		mkdir "$T/fmnt/d" || return 1
+		# (printf and one rm: no process per file)
 		i=1
 		while [ $i -le 1400 ]; do
-			head -c 1024 /dev/zero > "$T/fmnt/d/f$i"
+			printf '%1024s' '' > "$T/fmnt/d/f$i"
 			i=$((i + 1))
 		done
 		sync
+		set --
 		i=1
-		while [ $i -le 1400 ]; do rm "$T/fmnt/d/f$i"; i=$((i + 2)); done
+		while [ $i -le 1400 ]; do set -- "$@" "$T/fmnt/d/f$i"; i=$((i + 2)); done
+		rm "$@"
 		# the remaining files' inodes, as the kernel numbered them
 		ls -i "$T/fmnt/d" | awk '{ print $1 }' > "$_img.inos"
 		umount "$T/fmnt" && mv "$_img.tmp" "$_img" || return 1
