@@ -20,7 +20,13 @@ words='^(bad primary superblock|couldn.t verify primary|attempting to find|found
 
 # The reference checks AG headers on several threads: a run of "bad
 # uncorrected agheader N" lines comes in any AG order.  Put each run in
-# AG order.
+# AG order.  Under load one thread's line can also land in the middle of
+# another's ("... xfs_agf block 0x1/0x200bad uncorrected agheader 3,
+# skipping ag..."): unsplit puts such a line on its own.
+unsplit() {
+	sed -e 's/\(.\)\(bad uncorrected agheader\)/\1\n\2/g' \
+	    -e 's/\(skipping ag\.\.\.\)\(.\)/\1\n\2/g'
+}
 ag_order() {
 	awk 'function flush(  i, j, t) {
 		for (i = 2; i <= n; i++)
@@ -81,11 +87,11 @@ while IFS='|' read -r image what cmds; do
 	"$REF_DB" -x "$@" "$img" > "$T/db.out" 2>&1
 	devs=$(rp_devargs "$img")
 	# shellcheck disable=SC2086
-	"$REF_REPAIR" -n $devs "$img" 2>&1 | sed 's/^\.*//' | grep -E "$words" |
-		ag_order > "$T/ref"
+	"$REF_REPAIR" -n $devs "$img" 2>&1 | unsplit | sed 's/^\.*//' |
+		grep -E "$words" | ag_order > "$T/ref"
 	# shellcheck disable=SC2086
-	"$XK_REPAIR" -n $devs "$img" 2>&1 | sed 's/^\.*//' | grep -E "$words" |
-		ag_order > "$T/ours"
+	"$XK_REPAIR" -n $devs "$img" 2>&1 | unsplit | sed 's/^\.*//' |
+		grep -E "$words" | ag_order > "$T/ours"
 	if [ -s "$T/ref" ] && cmp -s "$T/ref" "$T/ours"; then
 		ok "$what: $(head -1 "$T/ref")"
 	else
