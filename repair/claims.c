@@ -13,6 +13,8 @@
  * What goes in: r->ags[].bstate and .meta (phase 2).  What comes out:
  * the claims of each kept inode as reverse mappings in r->smap (flushed
  * a batch at a time), and the block states updated under bstate_lock.
+ * The AGs may be walked at once while no two of them look at one block
+ * (p3_spec_begin); the states are put back if they do.
  * What stays true: nothing is written.
  */
 #include "config.h"
@@ -129,6 +131,101 @@ static bool walk_stopped(struct p3ag *c, xfs_daddr_t blk)
 static pthread_mutex_t bstate_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /*
+ * Phase 3 run on several AGs at once, as if one after the other
+ * (p3_spec_begin): every block an AG's inodes look at or claim is
+ * tagged with that AG (agno + 1).  While no block is looked at by two
+ * AGs, each AG saw only phase 2's states and its own claims -- what it
+ * would have seen in turn -- and the run stands.  A block two AGs looked
+ * at is a conflict: the run is undone (p3_spec_end) and made again one
+ * AG at a time.  Guarded by bstate_lock.
+ */
+static struct {
+	bool		on, conflict;
+	uint8_t		**tag;		/* per AG: the AG that looked, + 1 */
+	uint8_t		**saved;	/* per AG: bstate before phase 3 */
+} spec;
+
+/* AGs a tag can name (a tag is one byte, 0 for none). */
+#define P3_SPEC_MAX_AGS	255
+
+static void spec_touch(const struct p3ag *c, xfs_agnumber_t agno,
+		       uint64_t start, uint64_t end)
+{
+	uint8_t *t, me = (uint8_t)(c->agno + 1);
+
+	if (!spec.on || !(t = spec.tag[agno]))
+		return;
+	for (uint64_t b = start; b < end; b++) {
+		if (!t[b])
+			t[b] = me;
+		else if (t[b] != me)
+			spec.conflict = true;
+	}
+}
+
+bool p3_spec_begin(struct repair *r)
+{
+	const struct fs_geom *g = &r->fs->geo;
+
+	if (g->agcount > P3_SPEC_MAX_AGS)
+		return false;
+	spec.tag = calloc(g->agcount, sizeof(*spec.tag));
+	spec.saved = calloc(g->agcount, sizeof(*spec.saved));
+	if (!spec.tag || !spec.saved)
+		goto fail;
+	for (xfs_agnumber_t agno = 0; agno < g->agcount; agno++) {
+		size_t len = geom_ag_blocks(g, agno);
+
+		if (!r->ags[agno].bstate)
+			continue;
+		spec.tag[agno] = calloc(len, 1);
+		spec.saved[agno] = malloc(len);
+		if (!spec.tag[agno] || !spec.saved[agno])
+			goto fail;
+		memcpy(spec.saved[agno], r->ags[agno].bstate, len);
+	}
+	spec.conflict = false;
+	spec.on = true;
+	return true;
+fail:
+	p3_spec_end(r, false);
+	return false;
+}
+
+bool p3_spec_end(struct repair *r, bool undo)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	bool conflict = spec.conflict;
+
+	for (xfs_agnumber_t agno = 0; spec.tag && agno < g->agcount; agno++) {
+		struct rp_ag *ag = &r->ags[agno];
+		size_t len = geom_ag_blocks(g, agno);
+
+		if (undo && spec.saved[agno] && ag->bstate) {
+			memcpy(ag->bstate, spec.saved[agno], len);
+			if (ag->bkept)
+				memset(ag->bkept, 0, len / 8 + 1);
+		}
+		free(spec.tag[agno]);
+		free(spec.saved[agno]);
+	}
+	free(spec.tag);
+	free(spec.saved);
+	memset(&spec, 0, sizeof(spec));
+	return conflict;
+}
+
+bool p3_spec_conflict(void)
+{
+	bool ret;
+
+	pthread_mutex_lock(&bstate_lock);
+	ret = spec.conflict;
+	pthread_mutex_unlock(&bstate_lock);
+	return ret;
+}
+
+/*
  * A claim finding of the walk, put after the claim findings before it
  * and before the walk's other findings: the reference says it as it
  * walks, and what the walk found after a claim it holds against the
@@ -211,6 +308,8 @@ static bool extent_states(struct p3ag *c, const struct xfs_bmbt_irec *e,
 	if (end > geom_ag_blocks(g, agno))
 		end = geom_ag_blocks(g, agno);
 	pthread_mutex_lock(&bstate_lock);
+	if (start < end)
+		spec_touch(c, agno, start, end);
 	for (b = start; b < end;) {
 		uint64_t r = b + 1;
 		enum fs_problem code = PR_NONE;
@@ -285,6 +384,7 @@ static void bmbt_states(struct p3ag *c, xfs_fsblock_t fsb)
 	    agbno >= geom_ag_blocks(g, agno))
 		return;
 	pthread_mutex_lock(&bstate_lock);
+	spec_touch(c, agno, agbno, (uint64_t)agbno + 1);
 	was = st[agbno];
 	switch (was) {
 	case BS_UNKNOWN:
@@ -352,11 +452,16 @@ bool second_look_takes(struct p3ag *c, const struct fs_extents *el,
 	for (size_t i = 0; ok && i < c->nbmbt; i++) {
 		xfs_agnumber_t agno = fsb_to_agno(g, c->bmbt[i].fsb);
 
-		if (agno >= g->agcount || !c->r->ags[agno].bstate)
+		if (agno >= g->agcount || !c->r->ags[agno].bstate ||
+		    fsb_to_agbno(g, c->bmbt[i].fsb) >=
+		    geom_ag_blocks(g, agno)) {
 			ok = false;
-		else
-			ok = !held_later(c->r, agno,
-					 fsb_to_agbno(g, c->bmbt[i].fsb));
+		} else {
+			uint64_t b = fsb_to_agbno(g, c->bmbt[i].fsb);
+
+			spec_touch(c, agno, b, b + 1);
+			ok = !held_later(c->r, agno, b);
+		}
 	}
 	for (size_t i = 0; ok && i < n; i++) {
 		const struct xfs_bmbt_irec *e = &el->v[i];
@@ -368,6 +473,7 @@ bool second_look_takes(struct p3ag *c, const struct fs_extents *el,
 			ok = false;
 			break;
 		}
+		spec_touch(c, agno, b, b + e->br_blockcount);
 		for (uint64_t k = 0; ok && k < e->br_blockcount; k++)
 			ok = !held_later(c->r, agno, b + k);
 	}
@@ -388,6 +494,8 @@ void mark_kept(struct p3ag *c)
 			continue;
 		if (end > geom_ag_blocks(&c->r->fs->geo, m->agno))
 			end = geom_ag_blocks(&c->r->fs->geo, m->agno);
+		if (m->agbno < end)
+			spec_touch(c, m->agno, m->agbno, end);
 		for (uint64_t b = m->agbno; b < end; b++)
 			ag->bkept[b >> 3] |= (uint8_t)(1u << (b & 7));
 	}

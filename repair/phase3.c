@@ -2204,7 +2204,8 @@ void p3ag_fini(struct p3ag *c)
 }
 
 struct p3 {
-	struct rp_seq	seq;
+	struct rp_seq		seq;
+	struct rp_capture	*caps;	/* at once: each AG's, held back */
 };
 
 static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
@@ -2212,6 +2213,12 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	struct p3 *p = arg;
 	struct p3ag c;
 
+	if (p->caps) {
+		/* a run that will be undone need not go on */
+		if (p3_spec_conflict())
+			return;
+		rp_capture_begin(&p->caps[agno]);
+	}
 	p3ag_init(&c, r, agno, &p->seq.outs[agno]);
 	rp_log(c.out, "        - agno = %u\n", agno);
 	extras_init(&c);
@@ -2221,7 +2228,70 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	take_extras(&c, UINT64_MAX);
 	im_sort(r->imap, agno);
 	p3ag_fini(&c);
-	rp_seq_done(&p->seq, agno);
+	if (p->caps)
+		rp_capture_end();
+	else
+		rp_seq_done(&p->seq, agno);
+}
+
+/*
+ * The AGs walked at once, as if one after the other (p3_spec_begin):
+ * each AG's messages and findings held back until all are done.  True
+ * if the run stands (then they are passed on, in AG order); false if it
+ * was undone -- block states, claims, the inode map and what was held
+ * back -- for a run in turn.
+ */
+static bool scan_at_once(struct repair *r, struct p3 *p)
+{
+	xfs_agnumber_t agcount = r->fs->geo.agcount;
+	bool need_root = r->need_root, need_rbm = r->need_rbm,
+	     need_rsum = r->need_rsum;
+	struct sm_mark *mark;
+	size_t *nfound;
+	bool undo;
+
+	if (agcount < 2 || r->nthreads < 2 || r->fs->sb.rblocks)
+		return false;
+	mark = sm_mark(r->smap);
+	nfound = calloc(agcount, sizeof(*nfound));
+	p->caps = calloc(agcount, sizeof(*p->caps));
+	if (!mark || !nfound || !p->caps || !p3_spec_begin(r)) {
+		free(mark);
+		free(nfound);
+		free(p->caps);
+		p->caps = NULL;
+		return false;
+	}
+	for (xfs_agnumber_t agno = 0; agno < agcount; agno++)
+		nfound[agno] = r->ags[agno].nfound;
+	rp_run_ags(r, scan_ag, p);
+	undo = p3_spec_end(r, p3_spec_conflict());
+	for (xfs_agnumber_t agno = 0; agno < agcount; agno++) {
+		if (undo) {
+			rp_capture_free(&p->caps[agno]);
+			rp_out_free(&p->seq.outs[agno]);
+			r->ags[agno].nfound = nfound[agno];
+		} else {
+			rp_capture_commit(&p->caps[agno]);
+			rp_seq_done(&p->seq, agno);
+		}
+	}
+	if (undo) {
+		sm_rewind(r->smap, mark);
+		im_destroy(r->imap);
+		r->imap = im_create(&r->fs->geo);
+		if (!r->imap)
+			rp_fatal(r, "no memory for the inode map\n");
+		r->need_root = need_root;
+		r->need_rbm = need_rbm;
+		r->need_rsum = need_rsum;
+	}
+	free(mark);
+	free(nfound);
+	free(p->caps);
+	p->caps = NULL;
+	r->p3_run = undo ? P3_UNDONE : P3_AT_ONCE;
+	return !undo;
 }
 
 void phase3(struct repair *r)
@@ -2258,13 +2328,19 @@ void phase3(struct repair *r)
 	/*
 	 * An inode's claims are held to those of the inodes read before
 	 * it: the reference reads the AGs one after the other unless it
-	 * strides over them (then in parallel, and so shall we).
+	 * strides over them (then in parallel, and so shall we).  One after
+	 * the other is what the AGs give when walked at once while none
+	 * looks at a block another looked at -- the common case, and the
+	 * run that is tried first; else they are walked again in turn.
 	 */
-	nthreads = r->nthreads;
-	if (r->o.ag_stride <= 0)
-		r->nthreads = 1;
-	rp_run_ags(r, scan_ag, &p);
-	r->nthreads = nthreads;
+	p.caps = NULL;
+	if (r->o.ag_stride > 0 || !scan_at_once(r, &p)) {
+		nthreads = r->nthreads;
+		if (r->o.ag_stride <= 0)
+			r->nthreads = 1;
+		rp_run_ags(r, scan_ag, &p);
+		r->nthreads = nthreads;
+	}
 	rp_seq_fini(&p.seq);
 	prog_end();
 	rp_log(NULL, "        - process newly discovered inodes...\n");

@@ -70,6 +70,16 @@ int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv);
 void claim_kept_forks(struct p3ag *c, const void *raw);
 /* Clear regular files whose bmbt block an extent read later claimed. */
 void p3_late_dups(struct repair *r);
+/*
+ * Run the AGs' walks at once as if in turn: start tagging the blocks
+ * each AG looks at (false: cannot, run them in turn).  p3_spec_end()
+ * stops, undoes the block states' changes if undo, and says whether two
+ * AGs looked at one block (then the run is not what a run in turn
+ * gives).
+ */
+bool p3_spec_begin(struct repair *r);
+bool p3_spec_end(struct repair *r, bool undo);
+bool p3_spec_conflict(void);
 
 /* dircheck.c */
 

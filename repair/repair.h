@@ -194,6 +194,8 @@ struct repair {
 	/* phase 3 would clear the root, rt bitmap or summary inode: phase 6
 	   would make it again (set from any AG's worker) */
 	bool			need_root, need_rbm, need_rsum;
+	/* how phase 3 walked the AGs (XFSKIT_REPAIR_STATS says) */
+	enum { P3_IN_TURN, P3_AT_ONCE, P3_UNDONE } p3_run;
 	bool			root_chunk_made;/* not in AG 0's inobt: phase 3
 						   takes the root inode's chunk
 						   as the reference does (root,

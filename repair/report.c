@@ -146,6 +146,53 @@ void rp_out_flush(struct rp_out *o)
 	o->len = 0;
 }
 
+/* This thread's capture, if any (rp_capture_begin). */
+static __thread struct rp_capture *capture;
+
+void rp_capture_begin(struct rp_capture *c)
+{
+	capture = c;
+}
+
+void rp_capture_end(void)
+{
+	capture = NULL;
+}
+
+void rp_capture_commit(struct rp_capture *c)
+{
+	if (c->dirty)
+		atomic_store(&rp.dirty, true);
+	atomic_fetch_add(&rp.nproblems, c->nproblems);
+	if (rp.codes && c->codes.len) {
+		pthread_mutex_lock(&rp.lock);
+		fwrite(c->codes.buf, 1, c->codes.len, rp.codes);
+		fflush(rp.codes);
+		pthread_mutex_unlock(&rp.lock);
+	}
+	rp_capture_free(c);
+}
+
+void rp_capture_free(struct rp_capture *c)
+{
+	rp_out_free(&c->codes);
+	c->dirty = false;
+	c->nproblems = 0;
+}
+
+/* A problem was said: the filesystem is damaged. */
+static void mark_dirty(bool count)
+{
+	if (capture) {
+		capture->dirty = true;
+		capture->nproblems += count;
+		return;
+	}
+	atomic_store(&rp.dirty, true);
+	if (count)
+		atomic_fetch_add(&rp.nproblems, 1);
+}
+
 static void vsay(struct rp_out *o, const char *fmt, va_list ap)
 {
 	char small[512], *p = small;
@@ -185,7 +232,7 @@ void rp_warn(struct rp_out *o, const char *fmt, ...)
 {
 	va_list ap;
 
-	atomic_store(&rp.dirty, true);
+	mark_dirty(false);
 	va_start(ap, fmt);
 	vsay(o, fmt, ap);
 	va_end(ap);
@@ -347,6 +394,11 @@ static void log_code(enum fs_problem code, const struct rp_args *a)
 	if (!rp.codes)
 		return;
 	finding_format(&f, line, sizeof(line));
+	if (capture) {
+		out_append(&capture->codes, line, strlen(line));
+		out_append(&capture->codes, "\n", 1);
+		return;
+	}
 	pthread_mutex_lock(&rp.lock);
 	fprintf(rp.codes, "%s\n", line);
 	fflush(rp.codes);
@@ -363,10 +415,8 @@ void rp_say(struct rp_out *o, enum fs_problem code, const struct rp_args *a)
 		log_code(code, a);
 		return;
 	}
-	if (problem_info(code)->sev != SEV_INFO) {
-		atomic_store(&rp.dirty, true);
-		atomic_fetch_add(&rp.nproblems, 1);
-	}
+	if (problem_info(code)->sev != SEV_INFO)
+		mark_dirty(true);
 	log_code(code, a);
 	if (!tmpl) {
 		/* libfs's own words, with the object named */

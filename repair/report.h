@@ -125,6 +125,24 @@ struct rp_seq {
 	unsigned	n, next;
 };
 
+/*
+ * What a thread says, held back: between rp_capture_begin(c) and
+ * rp_capture_end(), the calling thread's findings-file lines and its
+ * mark on the exit code go to c instead; rp_capture_commit(c) passes
+ * them on (and frees c), rp_capture_free(c) drops them.  For work that
+ * may be thrown away and done again (phase 3's run of AGs at once).
+ */
+struct rp_capture {
+	struct rp_out	codes;
+	bool		dirty;
+	unsigned long	nproblems;
+};
+
+void rp_capture_begin(struct rp_capture *c);
+void rp_capture_end(void);
+void rp_capture_commit(struct rp_capture *c);
+void rp_capture_free(struct rp_capture *c);
+
 int rp_seq_init(struct rp_seq *s, unsigned n);
 void rp_seq_done(struct rp_seq *s, unsigned i);
 void rp_seq_fini(struct rp_seq *s);	/* prints whatever is left */

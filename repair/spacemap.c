@@ -101,6 +101,32 @@ int sm_add_batch(struct spacemap *sm, uint32_t agno, const struct sm_rec *v,
 	return err;
 }
 
+struct sm_mark *sm_mark(const struct spacemap *sm)
+{
+	struct sm_mark *m = calloc(sm->agcount ? sm->agcount : 1, sizeof(*m));
+
+	for (unsigned a = 0; m && a < sm->agcount; a++)
+		m[a] = (struct sm_mark){ sm->ags[a].n, sm->ags[a].maxlen,
+					 sm->ags[a].sorted,
+					 sm->ags[a].enomem };
+	return m;
+}
+
+void sm_rewind(struct spacemap *sm, const struct sm_mark *m)
+{
+	for (unsigned a = 0; a < sm->agcount; a++) {
+		struct sm_ag *ag = &sm->ags[a];
+
+		pthread_mutex_lock(&ag->lock);
+		if (ag->n >= m[a].n)
+			ag->n = m[a].n;
+		ag->maxlen = m[a].maxlen;
+		ag->sorted = m[a].sorted;
+		ag->enomem = m[a].enomem;
+		pthread_mutex_unlock(&ag->lock);
+	}
+}
+
 static int cmp_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;

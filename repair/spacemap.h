@@ -99,6 +99,16 @@ int sm_add_batch(struct spacemap *sm, uint32_t agno, const struct sm_rec *v,
 		 size_t n);
 /* Order an AG's records by (agbno, owner, offset, len). */
 void sm_sort(struct spacemap *sm, uint32_t agno);
+
+/* Where each AG's records end: sm_rewind() drops what was added since. */
+struct sm_mark {
+	size_t		n;
+	uint32_t	maxlen;
+	bool		sorted, enomem;
+};
+
+struct sm_mark *sm_mark(const struct spacemap *sm);	/* NULL: no memory */
+void sm_rewind(struct spacemap *sm, const struct sm_mark *m);
 const struct sm_rec *sm_recs(const struct spacemap *sm, uint32_t agno,
 			     size_t *n);
 /* Bytes held by the map. */

@@ -349,6 +349,10 @@ static void print_stats(struct repair *r)
 	rp_log(NULL, "        - space map: %llu records, %zu KiB; inode map %zu KiB\n",
 	       (unsigned long long)recs, sm_bytes(r->smap) >> 10,
 	       im_bytes(r->imap) >> 10);
+	rp_log(NULL, "        - phase 3: %s\n",
+	       r->p3_run == P3_AT_ONCE ? "AGs walked at once" :
+	       r->p3_run == P3_UNDONE ? "AGs walked at once, undone, walked in turn" :
+	       "AGs walked in turn");
 }
 
 /* Everything the phases built (the sanitizer build checks nothing leaks). */

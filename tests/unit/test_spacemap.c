@@ -5,7 +5,8 @@
  * owned, canonical forms merge exactly the runs the rmapbt may merge
  * (and only those), diffs name missing, extra and wrong records, shared
  * extents get the right reference counts, lookups find every owner of a
- * block, and concurrent adds lose nothing.
+ * block, concurrent adds lose nothing, and a rewind to a mark drops
+ * what was added after it.
  */
 #include "config.h"
 #include <pthread.h>
@@ -372,6 +373,37 @@ START_TEST(lookup_finds_every_owner)
 }
 END_TEST
 
+START_TEST(rewind_drops_what_came_after_the_mark)
+{
+	struct spacemap *sm = sm_create(2);
+	const struct sm_rec *out[4];
+	struct sm_mark *m;
+	size_t n;
+
+	sm_add(sm, 0, 10, 4, INO(140), 0);
+	sm_add(sm, 1, 20, 2, INO(141), 0);
+	sm_sort(sm, 0);
+	m = sm_mark(sm);
+	ck_assert_ptr_nonnull(m);
+	sm_add(sm, 0, 12, 100, INO(142), 0);
+	sm_add(sm, 1, 30, 1, INO(143), 0);
+	sm_add(sm, 1, 31, 1, INO(144), 0);
+	sm_rewind(sm, m);
+	sm_recs(sm, 0, &n);
+	ck_assert_uint_eq(n, 1);
+	sm_recs(sm, 1, &n);
+	ck_assert_uint_eq(n, 1);
+	/* the longest record is the one before the mark again */
+	ck_assert_uint_eq(sm->ags[0].maxlen, 4);
+	sm_sort(sm, 0);
+	ck_assert_uint_eq(sm_lookup(sm, 0, 13, out, 4), 1);
+	ck_assert(out[0]->owner == INO(140));
+	ck_assert_uint_eq(sm_lookup(sm, 0, 50, out, 4), 0);
+	free(m);
+	sm_destroy(sm);
+}
+END_TEST
+
 static struct spacemap *shared_sm;
 
 static void *adder(void *arg)
@@ -425,6 +457,7 @@ int main(void)
 	tcase_add_test(tc, refc_find_visits_overlapping_records);
 	tcase_add_test(tc, lookup_finds_every_owner);
 	tcase_add_test(tc, concurrent_adds);
+	tcase_add_test(tc, rewind_drops_what_came_after_the_mark);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }
