@@ -417,10 +417,30 @@ static bool rl_rec_ok(struct rlookup *l, const struct xfs_rmap_rec *m)
 	return ok;
 }
 
-static int rl_read(struct rlookup *l, uint32_t agbno, struct fs_buf **bpp)
+/*
+ * Read an rmapbt block for a lookup.  A pointer outside the AG fails it;
+ * libxfs says so as it turns the pointer into an address, naming the
+ * rmapbt by its number (2) and the level as 1 whatever it is.  Where
+ * the lookup's own check of a node's pointer comes first (a debug
+ * build's, naming the node's real level) the words may differ: said
+ * only where both name level 1 (say).
+ */
+static int rl_read(struct rlookup *l, uint32_t agbno, bool say,
+		   struct fs_buf **bpp)
 {
-	if (!agbno || agbno >= l->aglen)
+	if (!agbno || agbno >= l->aglen) {
+		if (say) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_RMAPBT);
+
+			a.obj.agno = l->c->agno;
+			a.found = agbno;
+			a.flags = FND_FOUND;
+			a.v2 = 2;	/* libxfs's XFS_BTNUM_RMAPi */
+			a.v3 = 1;
+			rp_say(l->c->out, PR_RP_RMAP_LOOKUP_BAD_PTR, &a);
+		}
 		return -EUCLEAN;
+	}
 	return fs_read_agblocks(l->c->r->fs, l->c->agno, agbno, 1,
 				l->ops->buf_ops, NULL, bpp);
 }
@@ -443,7 +463,8 @@ static int rl_lookup_le(struct rlookup *l, uint32_t root, unsigned levels)
 		int r;
 		bool leaf;
 
-		if ((r = rl_read(l, agbno, &bp)))
+		if ((r = rl_read(l, agbno, depth == 0 || depth + 1 == levels,
+				 &bp)))
 			return r;
 		d = bp->data;
 		level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
@@ -453,6 +474,12 @@ static int rl_lookup_le(struct rlookup *l, uint32_t root, unsigned levels)
 		base = d + btree_hdr_len(l->ops);
 		if (n > maxr)
 			n = maxr;
+		if (!leaf && !n) {
+			/* a node with nothing to follow: libxfs's lookup
+			   calls the tree corrupt */
+			buf_release(bp);
+			return -EUCLEAN;
+		}
 		/*
 		 * A key equal to the searched one above: the block's first
 		 * entry, whatever it holds, is taken without a look.
@@ -519,7 +546,7 @@ static int rl_query(struct rlookup *l, uint32_t agbno, unsigned depth)
 
 	if (depth > 16)
 		return 0;
-	if ((r = rl_read(l, agbno, &bp)))
+	if ((r = rl_read(l, agbno, true, &bp)))
 		return r;
 	d = bp->data;
 	level = load_be16(d + offsetof(struct xfs_btree_sblock, bb_level));
