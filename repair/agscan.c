@@ -286,9 +286,10 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno)
 					   ag->taken_root[1] == root.root);
 		if (g->has_rmapbt) {
 			agf_btree_root(&agf, agno, BT_RMAP, &root);
-			ag->nonroot_blocks += walk(&s, &root, XFS_RMAP_OWN_AG,
-						   rmap_rec, &ag->rmap_walked,
-						   true);
+			ag->rmap_nonroot = walk(&s, &root, XFS_RMAP_OWN_AG,
+						rmap_rec, &ag->rmap_walked,
+						true);
+			ag->nonroot_blocks += ag->rmap_nonroot;
 		}
 		if (g->has_reflink) {
 			agf_btree_root(&agf, agno, BT_REFC, &root);

@@ -443,6 +443,70 @@ static bool said_again(const struct fs_findings *fl, size_t i)
 }
 
 /*
+ * An rmapbt block its verifier passes at a level other than expected:
+ * the reference goes on to read it as a block of the level it expected,
+ * and having found the header wrong, says its record count against that
+ * level's bounds whatever it is ("bad btree nrecs").  Unless a finding
+ * on the count itself says it.
+ */
+static void level_nrecs(struct repair *r, struct rp_out *o,
+			const struct fs_findings *fl, size_t i,
+			const struct rp_args *level)
+{
+	const struct fs_finding *f = &fl->v[i];
+	const struct fs_geom *g = &r->fs->geo;
+	const struct btree_ops *ops;
+	struct rp_args a = *level;
+	struct fs_buf *bp;
+	bool leaf = f->expected == 0;
+
+	for (size_t k = 0; k < fl->n; k++)
+		if (fl->v[k].code == PR_BTREE_BAD_NUMRECS &&
+		    fl->v[k].obj.daddr == f->obj.daddr &&
+		    fl->v[k].obj.type == f->obj.type)
+			return;
+	bt_name(f->obj.type, &ops);
+	if (!ops || fs_read_blocks(r->fs, daddr_to_fsb(g, f->obj.daddr), 1,
+				   NULL, NULL, &bp))
+		return;
+	a.field = "ag numrecs";
+	a.found = load_be16((const uint8_t *)bp->data +
+			    offsetof(struct xfs_btree_sblock, bb_numrecs));
+	a.v2 = btree_minrecs(g, ops, leaf);
+	a.v3 = btree_maxrecs(g, ops, leaf);
+	a.expected = a.v3;
+	buf_release(bp);
+	rp_say(o, PR_BTREE_BAD_NUMRECS, &a);
+}
+
+/*
+ * An rmapbt block's record count the reference does not hold against
+ * it: where its verifier refused the block and the level is wrong too
+ * (the reference stops at the level), and the root's count below the
+ * minimum (it holds only other blocks to that).
+ */
+static bool rmap_nrecs_unsaid(struct repair *r, xfs_agnumber_t agno,
+			      const struct fs_findings *fl, size_t i, int err)
+{
+	const struct fs_finding *f = &fl->v[i];
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	for (size_t k = 0; err && k < fl->n; k++)
+		if (fl->v[k].code == PR_BTREE_BAD_LEVEL &&
+		    fl->v[k].obj.daddr == f->obj.daddr &&
+		    fl->v[k].obj.type == f->obj.type)
+			return true;
+	if (f->found >= f->expected ||
+	    ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return false;
+	buf_release(bp);
+	agf_btree_root(&agf, agno, BT_RMAP, &root);
+	return agb_to_daddr(&r->fs->geo, agno, root.root) == f->obj.daddr;
+}
+
+/*
  * An AG btree block's header, in the reference's words: "btree block
  * A/B is suspect, error -N" first when its read verifier refuses the
  * block, then a bad magic number, a level other than its parent gives
@@ -488,6 +552,11 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 		if (said_again(fl, i))
 			return true;	/* the verifier's; the walk's follows */
 		a.field = "ag level";
+		if (f->obj.type == OBJ_RMAPBT && !err) {
+			rp_say(o, f->code, &a);
+			level_nrecs(r, o, fl, i, &a);
+			return true;
+		}
 		break;
 	case PR_BTREE_BAD_NUMRECS: {
 		bool leaf = btree_maxrecs(g, ops, true) == f->expected ||
@@ -495,6 +564,14 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 
 		if (said_again(fl, i))
 			return true;
+		if (f->obj.type == OBJ_RMAPBT &&
+		    rmap_nrecs_unsaid(r, agno, fl, i, err)) {
+			a.field = "ag numrecs";
+			a.found = f->found;
+			a.expected = f->expected;
+			rp_note(f->code, &a);
+			return true;
+		}
 		a.field = f->obj.type == OBJ_INOBT ||
 			  f->obj.type == OBJ_FINOBT ? "ag dubious" :
 			  "ag numrecs";
@@ -1159,9 +1236,14 @@ static bool tree_suspect(struct repair *r, const struct fs_findings *fl,
 		if (f->obj.type != t)
 			continue;
 		switch (f->code) {
+		case PR_BTREE_BAD_NUMRECS:
+			/* (a root's count too low is nothing to it) */
+			if (t == OBJ_RMAPBT &&
+			    rmap_nrecs_unsaid(r, f->obj.agno, fl, i, 0))
+				break;
+			return true;
 		case PR_BTREE_BAD_MAGIC:
 		case PR_BTREE_BAD_LEVEL:
-		case PR_BTREE_BAD_NUMRECS:
 		case PR_BTREE_UNREADABLE:
 			return true;
 		case PR_BTREE_PAST_HIGH_KEY:
@@ -1213,7 +1295,16 @@ static bool btreeblks_as_reference(const struct repair *r,
 				   const struct rp_ag *ag)
 {
 	return ag->bno_as_ref && ag->cnt_as_ref &&
-	       (!r->fs->geo.has_rmapbt || ag->rmap_as_ref);
+	       (!r->fs->geo.has_rmapbt || ag->rmap_as_ref ||
+		ag->rmap_ref_known);
+}
+
+/* The blocks other than roots the reference counts in btreeblks. */
+static uint64_t nonroot_as_reference(const struct rp_ag *ag)
+{
+	if (!ag->rmap_ref_known)
+		return ag->nonroot_blocks;
+	return ag->nonroot_blocks - ag->rmap_nonroot + ag->rmap_ref_nonroot;
 }
 
 /*
@@ -1246,10 +1337,10 @@ static void check_free_counts(struct repair *r, xfs_agnumber_t agno,
 		rp_say(o, PR_AGF_LONGEST_MISMATCH, &a);
 	}
 	if (btreeblks_as_reference(r, ag) &&
-	    ag->agf_btreeblks != ag->nonroot_blocks) {
+	    ag->agf_btreeblks != nonroot_as_reference(ag)) {
 		a.field = "btreeblks";
 		a.found = ag->agf_btreeblks;
-		a.expected = ag->nonroot_blocks;
+		a.expected = nonroot_as_reference(ag);
 		rp_say(o, PR_AGF_BTREEBLKS_MISMATCH, &a);
 	}
 	ag->free_compare = ag->bno_as_ref && ag->cnt_as_ref;
@@ -1314,25 +1405,160 @@ static bool rmap_replay_says(const struct fs_geom *g,
 	}
 }
 
-/*
- * The AGF's rmapbt block count against the blocks of the tree the
- * reference reads, where ag_check() did not hold them against each
- * other because blocks were passed over: the reference counts the
- * blocks it reads whose magic number is right, which is our count where
- * the only blocks passed over are of another kind (their subtrees are
- * read by neither).
- */
-static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
-			      struct rp_out *o, const struct fs_findings *fl)
+/* Is agbno in the free space the bnobt lists (sorted, disjoint)? */
+static bool in_free_bno(const struct sm_list *l, uint32_t agbno)
 {
+	size_t lo = 0, hi = l->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uint64_t)l->v[mid].agbno + l->v[mid].len <= agbno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < l->n && l->v[lo].agbno <= agbno;
+}
+
+struct rmap_count {
+	struct repair	*r;
+	xfs_agnumber_t	agno;
+	uint64_t	n, nonroot;
+	uint8_t		*seen;		/* a bit per block read */
+	uint8_t		*agfl;		/* a bit per block on the AGFL */
+	bool		unsure;
+};
+
+static bool bit_test(const uint8_t *map, xfs_agblock_t b)
+{
+	return (map[b >> 3] >> (b & 7)) & 1;
+}
+
+static void bit_set(uint8_t *map, xfs_agblock_t b)
+{
+	map[b >> 3] |= (uint8_t)(1u << (b & 7));
+}
+
+static int agfl_bit(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
+		    void *priv)
+{
+	struct rmap_count *rc = priv;
+
+	(void)agno;
+	(void)idx;
+	if (agbno < geom_ag_blocks(&rc->r->fs->geo, rc->agno))
+		bit_set(rc->agfl, agbno);
+	return 0;
+}
+
+/*
+ * One rmapbt block as the reference counts it (its scan_rmapbt): read
+ * with the verifier (a refusal makes the block suspect), not counted if
+ * of another kind and suspect, counted, then left if its level is wrong
+ * and it is suspect; a leaf ends there.  A node's record count out of
+ * bounds ends it if it is suspect, else makes its children suspect;
+ * each child is read in turn, a high key with flags no record has
+ * passed over, up to the first pointer the AG does not hold.  A block
+ * counted, its level checked, is then held to the reference's block
+ * map: one read before is counted again and left; one the free space
+ * trees or the AGFL hold would be left too, but that map's state there
+ * is not ours to know (its trees may be read otherwise), so the count
+ * is not known then (unsure).
+ */
+static void rmap_count_block(struct rmap_count *rc, const struct btree_ops *ops,
+			     xfs_agblock_t bno, int64_t level, bool suspect,
+			     bool isroot, unsigned depth)
+{
+	const struct fs_geom *g = &rc->r->fs->geo;
+	unsigned numrecs, n, maxr, minr, agfl;
+	const uint8_t *d;
+	struct fs_buf *bp;
+
+	if (depth > XFS_BTREE_MAXLEVELS || rc->unsure) {
+		rc->unsure = true;
+		return;
+	}
+	if (fs_read_agblocks(rc->r->fs, rc->agno, bno, 1, ops->buf_ops, NULL,
+			     &bp)) {
+		rc->unsure = true;
+		return;
+	}
+	d = bp->data;
+	if (buf_corrupt(bp))
+		suspect = true;
+	if (load_be32(d) != ops->magic && suspect)
+		goto out;
+	rc->n++;
+	if (!isroot)
+		rc->nonroot++;
+	if ((int64_t)load_be16(d + offsetof(struct xfs_btree_sblock,
+					    bb_level)) != level && suspect)
+		goto out;
+	if (bit_test(rc->seen, bno))
+		goto out;
+	if (bit_test(rc->agfl, bno) ||
+	    in_free_bno(&rc->r->ags[rc->agno].free_bno, bno)) {
+		rc->unsure = true;
+		goto out;
+	}
+	bit_set(rc->seen, bno);
+	if (level <= 0)
+		goto out;
+	numrecs = load_be16(d + offsetof(struct xfs_btree_sblock, bb_numrecs));
+	maxr = btree_maxrecs(g, ops, false);
+	minr = btree_minrecs(g, ops, false);
+	n = numrecs > maxr ? maxr : numrecs;
+	if (!isroot && n < minr)
+		n = minr;
+	if (n != numrecs) {
+		if (suspect)
+			goto out;
+		suspect = true;
+	}
+	/* the AGFL's block and those before it are no btree's */
+	agfl = (unsigned)((XFS_AGFL_SECTOR * g->sectsize) >> g->blocklog);
+	for (unsigned i = 0; i < n && !rc->unsure; i++) {
+		const uint8_t *hk = d + btree_hdr_len(ops) +
+				    (size_t)i * 2 * ops->key_len + ops->key_len;
+		uint32_t ptr = load_be32(d + btree_hdr_len(ops) +
+					 (size_t)maxr * 2 * ops->key_len +
+					 (size_t)i * 4);
+		uint64_t off = load_be64(hk + offsetof(struct xfs_rmap_key,
+						       rm_offset));
+
+		if (off & ~(XFS_RMAP_OFF_MASK | XFS_RMAP_OFF_FLAGS))
+			continue;
+		if (ptr <= agfl || ptr >= geom_ag_blocks(g, rc->agno))
+			break;
+		rmap_count_block(rc, ops, ptr, level - 1, suspect, false,
+				 depth + 1);
+	}
+out:
+	buf_release(bp);
+}
+
+/*
+ * The rmapbt's blocks as the reference counts them, where ag_check()
+ * found something wrong with the tree (a bad pointer, a block refused,
+ * of another kind or at another level: the reference stops at some of
+ * these and not at others, and counts some of the blocks it stops at).  Not where the AGF's root or height
+ * is unusable (the reference does not read the tree then, or reads it
+ * from another height: say_tree_at_bad_agf_level).
+ */
+static void rmap_count_as_reference(struct repair *r, xfs_agnumber_t agno,
+				    const struct fs_findings *fl)
+{
+	const struct fs_geom *g = &r->fs->geo;
 	struct rp_ag *ag = &r->ags[agno];
-	struct rp_args a = RP_ARGS_INIT(OBJ_AGF);
-	uint64_t magic = 0;
+	struct rmap_count rc = { .r = r, .agno = agno };
+	struct btree_root root;
 	struct fs_buf *bp;
 	struct fs_agf agf;
 
-	if (!r->fs->geo.has_rmapbt || ag->hdr_bad || !ag->agf_read ||
-	    !ag->sum.rmap.skipped)
+	ag->rmap_ref_known = false;
+	if (!g->has_rmapbt || ag->hdr_bad || !ag->agf_read ||
+	    (!ag->sum.rmap.skipped && !tree_has_findings(fl, OBJ_RMAPBT)))
 		return;
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct fs_finding *f = &fl->v[i];
@@ -1341,19 +1567,56 @@ static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
 		    f->field && (!strcmp(f->field, "rmaproot") ||
 				 !strcmp(f->field, "rmaplevel")))
 			return;
-		if (f->obj.type == OBJ_RMAPBT && f->code == PR_BTREE_BAD_MAGIC)
-			magic++;
 	}
-	if (magic != ag->sum.rmap.skipped ||
-	    ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+	if (ag_read_agf(r->fs, agno, NULL, &bp, &agf))
 		return;
 	buf_release(bp);
-	if (agf.rmap_blocks == ag->sum.rmap.nblocks)
+	agf_btree_root(&agf, agno, BT_RMAP, &root);
+	if (root.levels < 1 || root.levels > btree_maxlevels(g, root.ops) ||
+	    root.root == 0 || root.root >= geom_ag_blocks(g, agno))
+		return;
+	rc.seen = calloc(geom_ag_blocks(g, agno) / 8 + 1, 1);
+	rc.agfl = calloc(geom_ag_blocks(g, agno) / 8 + 1, 1);
+	if (rc.seen && rc.agfl && !ag_read_agfl(r->fs, agno, NULL, &bp)) {
+		agfl_walk(g, agno, &agf, bp->data, agfl_bit, &rc);
+		buf_release(bp);
+		rmap_count_block(&rc, root.ops, root.root,
+				 (int64_t)root.levels - 1, false, true, 0);
+	} else {
+		rc.unsure = true;
+	}
+	free(rc.seen);
+	free(rc.agfl);
+	if (rc.unsure)
+		return;
+	ag->rmap_ref_known = true;
+	ag->rmap_ref_blocks = rc.n;
+	ag->rmap_ref_nonroot = rc.nonroot;
+}
+
+/*
+ * The AGF's rmapbt block count against the reference's count of the
+ * tree's blocks, where ag_check()'s walk of the tree may not be the
+ * reference's (rmap_count_as_reference; ag_check()'s own comparison is
+ * dropped then).
+ */
+static void check_rmap_blocks(struct repair *r, xfs_agnumber_t agno,
+			      struct rp_out *o)
+{
+	struct rp_ag *ag = &r->ags[agno];
+	struct rp_args a = RP_ARGS_INIT(OBJ_AGF);
+	struct fs_buf *bp;
+	struct fs_agf agf;
+
+	if (!ag->rmap_ref_known || ag_read_agf(r->fs, agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	if (agf.rmap_blocks == ag->rmap_ref_blocks)
 		return;
 	a.obj.agno = agno;
 	a.obj.daddr = ag_sector_daddr(&r->fs->geo, agno, XFS_AGF_SECTOR);
 	a.field = "rmapblocks";
-	a.expected = ag->sum.rmap.nblocks;
+	a.expected = ag->rmap_ref_blocks;
 	a.found = agf.rmap_blocks;
 	rp_say(o, PR_AGF_RMAP_BLOCKS_MISMATCH, &a);
 }
@@ -1644,6 +1907,13 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 				ag->fino_seeds[ag->nfino_seeds++] =
 					(xfs_agino_t)f->found;
 			}
+		} else if ((f->code == PR_AG_RMAP_MISSING ||
+			    f->code == PR_AG_SPACE_UNACCOUNTED) &&
+			   ag->rmap_walked && !ag->sum.rmap.nrecs) {
+			/* an rmapbt of no records at all: one fact, which
+			   its lookups say ("Could not read ...") */
+			rp_note_finding(f);
+			continue;
 		} else if (f->code == PR_AG_RMAP_STALE && f->field &&
 			   !strcmp(f->field, "owner inodes")) {
 			findings_add(&ag->deferred, f);
@@ -1666,6 +1936,9 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		} else if (f->code == PR_AGF_BTREEBLKS_MISMATCH &&
 			   btreeblks_as_reference(r, ag)) {
 			continue;	/* check_free_counts() counts it */
+		} else if (f->code == PR_AGF_RMAP_BLOCKS_MISMATCH &&
+			   ag->rmap_ref_known) {
+			continue;	/* check_rmap_blocks() counts it */
 		} else if (refc_rec_refused(fl, f)) {
 			continue;
 		} else if (f->code == PR_REFC_BAD_EXTENT) {
@@ -1679,7 +1952,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		fl->v[j++] = *f;
 	}
 	findings_truncate(fl, j);
-	check_rmap_blocks(r, agno, o, fl);
+	check_rmap_blocks(r, agno, o);
 	check_refc_blocks(r, agno, o, fl);
 	for (size_t i = 0; i < fl->n; i++)
 		if (fl->v[i].obj.type == OBJ_REFCBT &&
@@ -1877,6 +2150,7 @@ static void scan_ag(struct repair *r, xfs_agnumber_t agno, void *arg)
 	/* a skipped AG's trees are not read (rp_scan_ag_space) */
 	ag->hdr_bad = sb_bad || agf_bad || agi_bad;
 	rp_scan_ag_space(r, agno);
+	rmap_count_as_reference(r, agno, &fl);
 	split_refused(r, agno, &fl);
 	find_fino_claims(r, agno, &fc);
 	sort_findings(r, agno, o, &fl, &fc);
@@ -1932,7 +2206,7 @@ static void check_counters(struct repair *r)
 		if (s->agf_ok)
 			fdblocks += (r->ags[agno].cnt_walked ?
 				     r->ags[agno].cnt_free : s->freeblks) +
-				    s->flcount + r->ags[agno].nonroot_blocks;
+				    s->flcount + nonroot_as_reference(&r->ags[agno]);
 		/* a tree not read as the reference reads it: its total is
 		   not the reference's, and a line with other numbers than
 		   its would only mislead */

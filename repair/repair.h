@@ -129,6 +129,15 @@ struct rp_ag {
 	/* with it: a bit per block an inode phase 3 kept claims */
 	uint8_t			*bkept;
 	uint64_t		nonroot_blocks;
+	uint64_t		rmap_nonroot;	/* of them, our rmapbt walk's */
+	/*
+	 * The rmapbt's blocks as the reference counts them where our walk
+	 * passed some over (phase2.c, rmap_count_as_reference): all it
+	 * reads, and those not the root; rmap_ref_known if they could be
+	 * told.
+	 */
+	uint64_t		rmap_ref_blocks, rmap_ref_nonroot;
+	bool			rmap_ref_known;
 	uint32_t		agf_freeblks, agf_longest, agf_btreeblks;
 	bool			agf_read;
 	bool			bno_as_ref, cnt_as_ref, rmap_as_ref;
