@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ag.h"
+#include "array.h"
 #include "repair.h"
 
 /* One state byte per block: AGs up to this many blocks are modelled. */
@@ -73,6 +74,12 @@ struct replay {
 	uint32_t	lastrec_flags;
 	struct sm_list	*skipped;
 	bool		states;		/* the state map is the reference's */
+	/* the rmapbt: each leaf's high key in its parent (rmap_bounds) */
+	struct rmap_bound {
+		uint32_t		agbno;
+		struct xfs_rmap_key	key;
+	}		*bounds;
+	size_t		nbounds, capbounds;
 };
 
 static bool agbno_ok(const struct replay *p, uint32_t agbno)
@@ -346,6 +353,95 @@ static void rmap_claim_run(struct replay *p, const struct btree_walk *w,
 	}
 }
 
+/*
+ * The high keys the nodes above the leaves give their children, as the
+ * reference keeps them while it reads each child (a key whose flags no
+ * record has leaves its child unread, and so unbound here).
+ */
+static void rmap_bounds(struct replay *p, uint32_t agbno, unsigned level,
+			unsigned depth)
+{
+	const struct fs_geom *g = &p->r->fs->geo;
+	const struct btree_ops *ops = &rmapbt_ops;
+	unsigned n, maxr = btree_maxrecs(g, ops, false);
+	const uint8_t *d;
+	struct fs_buf *bp;
+
+	if (!level || depth > XFS_BTREE_MAXLEVELS || agbno >= p->aglen ||
+	    fs_read_agblocks(p->r->fs, p->agno, agbno, 1, ops->buf_ops, NULL,
+			     &bp))
+		return;
+	d = bp->data;
+	n = load_be16(d + offsetof(struct xfs_btree_sblock, bb_numrecs));
+	if (buf_corrupt(bp) || load_be32(d) != ops->magic)
+		n = 0;
+	if (n > maxr)
+		n = maxr;
+	for (unsigned i = 0; i < n; i++) {
+		const uint8_t *hk = d + btree_hdr_len(ops) +
+				    (size_t)i * 2 * ops->key_len + ops->key_len;
+		uint32_t ptr = load_be32(d + btree_hdr_len(ops) +
+					 (size_t)maxr * 2 * ops->key_len +
+					 (size_t)i * 4);
+		struct rmap_bound *nv;
+
+		if (level > 1) {
+			rmap_bounds(p, ptr, level - 1, depth + 1);
+			continue;
+		}
+		nv = fs_array_grow(p->bounds, &p->capbounds, p->nbounds + 1,
+				   sizeof(*nv), 16);
+		if (!nv)
+			break;
+		p->bounds = nv;
+		p->bounds[p->nbounds].agbno = ptr;
+		memcpy(&p->bounds[p->nbounds].key, hk, sizeof(nv->key));
+		p->nbounds++;
+	}
+	buf_release(bp);
+}
+
+/*
+ * A record taken past the high key its parent gives its block, as the
+ * reference compares them: the record's last block, its owner, and its
+ * last offset with the fork and bmbt flags (not the unwritten flag) on
+ * both sides -- so a record whose flags a key lacks is past it.
+ */
+static void rmap_past_bound(struct replay *p, const struct btree_walk *w,
+			    uint32_t b, uint32_t len, uint64_t owner,
+			    uint64_t raw)
+{
+	const uint64_t kept = XFS_RMAP_OFF_ATTR_FORK | XFS_RMAP_OFF_BMBT_BLOCK;
+	uint32_t agbno = fsb_to_agbno(&w->fs->geo,
+				      daddr_to_fsb(&w->fs->geo, w->obj.daddr));
+	const struct xfs_rmap_key *k = NULL;
+	struct rp_args a = RP_ARGS_INIT(OBJ_RMAPBT);
+	uint64_t off = raw & XFS_RMAP_OFF_MASK, koff;
+	uint32_t last = b + len - 1, kb;
+	uint64_t kowner;
+
+	for (size_t i = 0; i < p->nbounds && !k; i++)
+		if (p->bounds[i].agbno == agbno)
+			k = &p->bounds[i].key;
+	if (!k)
+		return;
+	if (!(owner & (1ull << 63)) && !(raw & XFS_RMAP_OFF_BMBT_BLOCK))
+		off += len - 1;
+	off = (off & XFS_RMAP_OFF_MASK) | (raw & kept);
+	kb = get_be32(k->rm_startblock);
+	kowner = get_be64(k->rm_owner);
+	koff = get_be64(k->rm_offset) & (XFS_RMAP_OFF_MASK | kept);
+	if (last < kb || (last == kb && (owner < kowner ||
+					  (owner == kowner && off <= koff))))
+		return;
+	a.obj = w->obj;
+	a.obj.agno = p->agno;
+	a.field = "recs";
+	a.found = off;
+	a.expected = koff;
+	rp_say(p->o, PR_BTREE_PAST_HIGH_KEY, &a);
+}
+
 static int rmap_rec(struct btree_walk *w, const void *rec, void *priv)
 {
 	const struct xfs_rmap_rec *m = rec;
@@ -421,6 +517,7 @@ static int rmap_rec(struct btree_walk *w, const void *rec, void *priv)
 		p->lastrec = (struct sm_rec){ b, len, owner, off };
 		p->lastrec_flags = flags;
 	}
+	rmap_past_bound(p, w, b, len, owner, raw);
 	if (!p->states)
 		return 0;
 	while (b < end) {
@@ -445,7 +542,12 @@ static void replay_rmapbt(struct replay *p, const struct fs_agf *agf)
 	p->block = (xfs_daddr_t)-1;
 	p->lastrec.owner = XFS_RMAP_OWN_UNKNOWN;
 	agf_btree_root(agf, p->agno, BT_RMAP, &root);
+	if (root.levels > 1 && root.levels <= XFS_BTREE_MAXLEVELS)
+		rmap_bounds(p, root.root, root.levels - 1, 0);
 	btree_walk(p->r->fs, &root, rmap_rec, rmap_block, p, NULL, NULL);
+	free(p->bounds);
+	p->bounds = NULL;
+	p->nbounds = p->capbounds = 0;
 }
 
 /*
