@@ -77,9 +77,11 @@ struct replay {
 	/* the rmapbt: each leaf's high key in its parent (rmap_bounds) */
 	struct rmap_bound {
 		uint32_t		agbno;
+		uint32_t		order;	/* in the tree */
 		struct xfs_rmap_key	key;
 	}		*bounds;
 	size_t		nbounds, capbounds;
+	const struct xfs_rmap_key *bound;	/* the leaf being read's */
 };
 
 static bool agbno_ok(const struct replay *p, uint32_t agbno)
@@ -218,6 +220,39 @@ static int free_rec(struct btree_walk *w, const void *rec, void *priv)
 
 /* ---- the rmapbt ---- */
 
+static int bound_cmp(const void *pa, const void *pb)
+{
+	const struct rmap_bound *a = pa, *b = pb;
+
+	if (a->agbno != b->agbno)
+		return a->agbno < b->agbno ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+static int bound_find(const void *pa, const void *pb)
+{
+	const struct rmap_bound *a = pa, *b = pb;
+
+	return a->agbno < b->agbno ? -1 : a->agbno > b->agbno;
+}
+
+/* The high key a node gives the leaf at agbno (rmap_bounds), or NULL. */
+static const struct xfs_rmap_key *rmap_bound_of(const struct replay *p,
+						uint32_t agbno)
+{
+	struct rmap_bound want = { .agbno = agbno };
+	const struct rmap_bound *b;
+
+	if (!p->nbounds)
+		return NULL;
+	b = bsearch(&want, p->bounds, p->nbounds, sizeof(want), bound_find);
+	if (!b)
+		return NULL;
+	while (b > p->bounds && b[-1].agbno == agbno)
+		b--;		/* the first the tree names */
+	return &b->key;
+}
+
 static int rmap_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
 		      void *priv)
 {
@@ -226,9 +261,9 @@ static int rmap_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
 	uint32_t agbno = fsb_to_agbno(g, fsb);
 	uint8_t st;
 
-	(void)level;
 	p->block = w->obj.daddr;
 	p->skip = false;
+	p->bound = level ? NULL : rmap_bound_of(p, agbno);
 	if (!p->states || fsb_to_agno(g, fsb) != p->agno || agbno >= p->aglen)
 		return 0;
 	st = p->state[agbno];
@@ -395,6 +430,7 @@ static void rmap_bounds(struct replay *p, uint32_t agbno, unsigned level,
 			break;
 		p->bounds = nv;
 		p->bounds[p->nbounds].agbno = ptr;
+		p->bounds[p->nbounds].order = (uint32_t)p->nbounds;
 		memcpy(&p->bounds[p->nbounds].key, hk, sizeof(nv->key));
 		p->nbounds++;
 	}
@@ -412,17 +448,12 @@ static void rmap_past_bound(struct replay *p, const struct btree_walk *w,
 			    uint64_t raw)
 {
 	const uint64_t kept = XFS_RMAP_OFF_ATTR_FORK | XFS_RMAP_OFF_BMBT_BLOCK;
-	uint32_t agbno = fsb_to_agbno(&w->fs->geo,
-				      daddr_to_fsb(&w->fs->geo, w->obj.daddr));
-	const struct xfs_rmap_key *k = NULL;
+	const struct xfs_rmap_key *k = p->bound;
 	struct rp_args a = RP_ARGS_INIT(OBJ_RMAPBT);
 	uint64_t off = raw & XFS_RMAP_OFF_MASK, koff;
 	uint32_t last = b + len - 1, kb;
 	uint64_t kowner;
 
-	for (size_t i = 0; i < p->nbounds && !k; i++)
-		if (p->bounds[i].agbno == agbno)
-			k = &p->bounds[i].key;
 	if (!k)
 		return;
 	if (!(owner & (1ull << 63)) && !(raw & XFS_RMAP_OFF_BMBT_BLOCK))
@@ -544,6 +575,9 @@ static void replay_rmapbt(struct replay *p, const struct fs_agf *agf)
 	agf_btree_root(agf, p->agno, BT_RMAP, &root);
 	if (root.levels > 1 && root.levels <= XFS_BTREE_MAXLEVELS)
 		rmap_bounds(p, root.root, root.levels - 1, 0);
+	/* (a leaf two entries name is read, and bound, by the first) */
+	if (p->nbounds > 1)
+		qsort(p->bounds, p->nbounds, sizeof(*p->bounds), bound_cmp);
 	btree_walk(p->r->fs, &root, rmap_rec, rmap_block, p, NULL, NULL);
 	free(p->bounds);
 	p->bounds = NULL;
