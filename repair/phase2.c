@@ -1863,6 +1863,23 @@ static bool fino_claims_say(struct fino_claims *fc, xfs_agnumber_t agno,
 		       f->code == PR_INOBT_BAD_HOLEMASK);
 }
 
+/* What an AG whose headers would be reset has, unread by the reference. */
+static bool skipped_ag_obj(enum fs_objtype t)
+{
+	switch (t) {
+	case OBJ_AGFL:
+	case OBJ_BNOBT:
+	case OBJ_CNTBT:
+	case OBJ_INOBT:
+	case OBJ_FINOBT:
+	case OBJ_RMAPBT:
+	case OBJ_REFCBT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /*
  * ag_check()'s findings, less what phase 2 says its own way or holds
  * back for later: finobt records no inobt record matches are the seeds
@@ -1892,6 +1909,13 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	replayed = rp_ag_replay(r, agno, &fo, &said, &skipped);
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
+
+		if (ag->hdr_bad && skipped_ag_obj(f->obj.type)) {
+			/* the reference reads none of a skipped AG's
+			   trees, nor its AGFL */
+			rp_note_finding(f);
+			continue;
+		}
 
 		if ((replayed & RP_REPLAY_FREE) && free_replay_says(f, &said))
 			continue;
