@@ -63,6 +63,7 @@
  * cluster buffer.
  */
 #include "config.h"
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -196,6 +197,10 @@ enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	case PR_BTREE_BAD_NUMRECS:
 		/* fewer records than a block should hold are still records */
 		return f->found <= f->expected ? V_NOTE : bad;
+	case PR_BTREE_BAD_CRC:
+		/* a bmbt block whose checksum alone is wrong is read all
+		   the same, "suspect" (say_finding) */
+		return f->obj.type == OBJ_BMBT ? V_NOTE : bad;
 	case PR_RP_BMBT_BAD_NUMRECS:
 	case PR_RP_FORK_CLAIMS_METADATA:
 	case PR_RP_FORK_CLAIMS_USED:
@@ -211,7 +216,6 @@ enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	case PR_BMAP_BAD_OWNER:
 	case PR_BMAP_HOLE:
 	case PR_BTREE_BAD_MAGIC:
-	case PR_BTREE_BAD_CRC:
 	case PR_BTREE_BAD_UUID:
 	case PR_BTREE_BAD_BLKNO:
 	case PR_BTREE_BAD_OWNER:
@@ -499,6 +503,20 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			return;
 		}
 		a.v2 = 0;
+	}
+	if (f->code == PR_BTREE_BAD_CRC && f->obj.type == OBJ_BMBT &&
+	    f->obj.daddr != (xfs_daddr_t)-1) {
+		const struct fs_geom *g = &c->r->fs->geo;
+		xfs_fsblock_t fsb = daddr_to_fsb(g, f->obj.daddr);
+
+		a.obj.agno = fsb_to_agno(g, fsb);
+		a.agbno = fsb_to_agbno(g, fsb);
+		a.obj.daddr = (xfs_daddr_t)-1;
+		a.field = "suspect";
+		a.found = (uint64_t)(int64_t)-EBADMSG;	/* EFSBADCRC */
+		a.flags = FND_FOUND;
+		rp_say(c->out, PR_RP_BT_SUSPECT, &a);
+		return;
 	}
 	switch (f->code) {
 	case PR_INODE_BAD_FORKOFF:

@@ -249,6 +249,7 @@ std | a directory's magic number | inode {ino:/dir_block}; fuzz -d core.magic ze
 plain | next_unlinked naming no inode | inode {ino:/file_btree}; fuzz -d next_unlinked lastbit
 plain | the root's next_unlinked naming no inode | inode {ino:/}; fuzz -d next_unlinked zeroes
 std | an inode's CRC | inode {ino:/file_btree}; write -c core.gid 5
+plain | a bmbt block's checksum alone: suspect, read all the same, the file kept | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; write -c lsn 5
 std | an inode's version above 0x7f (printed as a signed char) | inode {ino:/file_small}; write -d v3.lsn 0x100000002; write -d core.version 0x83; write -c v3.crc 0x7fffffff
 plain | an inode's file type out of range (printed as C's %#o) | inode {ino:/fifo}; fuzz -d core.mode firstbit
 plain | an inode's size below zero | inode {ino:/file_small}; fuzz -d core.size firstbit
