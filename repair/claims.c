@@ -201,13 +201,14 @@ bool p3_spec_end(struct repair *r, bool undo)
 		struct rp_ag *ag = &r->ags[agno];
 		size_t len = geom_ag_blocks(g, agno);
 
-		if (undo && spec.saved[agno] && ag->bstate) {
+		if (undo && spec.saved && spec.saved[agno] && ag->bstate) {
 			memcpy(ag->bstate, spec.saved[agno], len);
 			if (ag->bkept)
 				memset(ag->bkept, 0, len / 8 + 1);
 		}
 		free(spec.tag[agno]);
-		free(spec.saved[agno]);
+		if (spec.saved)
+			free(spec.saved[agno]);
 	}
 	free(spec.tag);
 	free(spec.saved);
