@@ -48,14 +48,8 @@ while IFS='|' read -r name image refrc expect cmds; do
 	fi
 	name=$(rc_trim "$name")
 	image=$(rc_trim "$image")
-	src=$(rp_image "$image") || { not_ok "$name: image $image"; continue; }
 	img="$T/$name.img"
-	rp_copy "$src" "$img" || { not_ok "$name: copying the image"; continue; }
-	rc_damage "$image" "$cmds" "$img" "$T/db.out"
-	case $? in
-	1) not_ok "$name: a {ino:} path is not in image $image"; rp_rm "$img"; continue ;;
-	2) not_ok "$name: xfs_db could not damage the image"; diag "$(cat "$T/db.out")"; rp_rm "$img"; continue ;;
-	esac
+	rc_prepare "$name" "$image" "$cmds" "$img" || continue
 	dbdevs=$(rp_dbargs "$img")
 	# the traced inode and block: the case's first {ino:} or the root's
 	trace_ino=$(echo "$cmds" | sed -n 's/.*{ino:\([^}]*\)}.*/\1/p' | head -1)

@@ -38,16 +38,10 @@ while IFS='|' read -r name image refrc expect cmds; do
 	image=$(rc_trim "$image")
 	refrc=$(rc_trim "$refrc")
 	expect=$(rc_trim "$expect")
-	src=$(rp_image "$image") || { not_ok "$name: image $image"; continue; }
-	expect=$(rc_expand "$image" "$expect") || { not_ok "$name: bad {ino:} in expect"; continue; }
 	img="$T/$name.img"
-	rp_copy "$src" "$img" || { not_ok "$name: copying the image"; continue; }
+	rc_prepare "$name" "$image" "$cmds" "$img" || continue
+	expect=$(rc_expand "$image" "$expect") || { not_ok "$name: bad {ino:} in expect"; rp_rm "$img"; continue; }
 	devs=$(rp_devargs "$img")
-	rc_damage "$image" "$cmds" "$img" "$T/db.out"
-	case $? in
-	1) not_ok "$name: a {ino:} path is not in image $image"; rp_rm "$img"; continue ;;
-	2) not_ok "$name: xfs_db could not damage the image"; diag "$(cat "$T/db.out")"; rp_rm "$img"; continue ;;
-	esac
 	sum_before=$(rp_sum_all "$img")
 	# shellcheck disable=SC2016
 	rc_ref "$sum_before" "$T/ref.out" '"$REF_REPAIR" -n $devs "$img" 2>&1'

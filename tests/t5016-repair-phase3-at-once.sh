@@ -81,14 +81,8 @@ cross=
 while IFS='|' read -r name image refrc expect cmds; do
 	name=$(rc_trim "$name")
 	image=$(rc_trim "$image")
-	src=$(rp_image "$image") || { not_ok "$name: image $image"; continue; }
 	img="$T/$name.img"
-	rp_copy "$src" "$img" || { not_ok "$name: copying the image"; continue; }
-	rc_damage "$image" "$cmds" "$img" "$T/db.out"
-	case $? in
-	1) not_ok "$name: a {ino:} path is not in image $image"; rp_rm "$img"; continue ;;
-	2) not_ok "$name: xfs_db could not damage the image"; rp_rm "$img"; continue ;;
-	esac
+	rc_prepare "$name" "$image" "$cmds" "$img" || continue
 	# shellcheck disable=SC2046
 	run "$img" "$T/$name.out" $(rp_devargs "$img")
 	same "$name" "$T/$name.out"

@@ -10,6 +10,8 @@
 #                               # (or CMDS' "!shell"); its output in OUT;
 #                               # 1: a {ino:} path is not in IMAGE,
 #                               # 2: the damage could not be done
+#   rc_prepare NAME IMAGE CMDS IMG  # IMG: a copy of IMAGE damaged by
+#                               # CMDS; else a not_ok for NAME and 1
 #   rc_ref KEY OUT CMDLINE      # OUT: the stdout of the reference's
 #                               # CMDLINE, kept under KEY; returns its code
 
@@ -67,6 +69,24 @@ rc_damage() {
 	! grep -qiE 'write error|invalid|not found|no such|usage:|parsing error' "$_out" ||
 		return 2
 	return 0
+}
+
+# rc_prepare NAME IMAGE CMDS IMG: copy IMAGE to IMG and damage it with
+# CMDS (rc_damage; xfs_db's output in IMG.db).  On failure, says not_ok
+# for case NAME with the reason, removes IMG and returns 1.
+rc_prepare() {
+	_pn=$1 _pimage=$2 _pcmds=$3 _pimg=$4
+	_psrc=$(rp_image "$_pimage") || { not_ok "$_pn: image $_pimage"; return 1; }
+	rp_copy "$_psrc" "$_pimg" || { not_ok "$_pn: copying the image"; return 1; }
+	rc_damage "$_pimage" "$_pcmds" "$_pimg" "$_pimg.db"
+	case $? in
+	0) rm -f "$_pimg.db"; return 0 ;;
+	1) not_ok "$_pn: a {ino:} path is not in image $_pimage" ;;
+	*) not_ok "$_pn: xfs_db could not damage the image"; diag "$(cat "$_pimg.db")" ;;
+	esac
+	rp_rm "$_pimg"
+	rm -f "$_pimg.db"
+	return 1
 }
 
 # rc_ref KEY OUT CMDLINE: run CMDLINE (a command line for eval that runs
