@@ -72,7 +72,6 @@ struct replay {
 	uint64_t	lastowner, lastoffset;
 	struct sm_rec	lastrec;
 	uint32_t	lastrec_flags;
-	struct sm_list	*skipped;
 	bool		states;		/* the state map is the reference's */
 	/* the rmapbt: each leaf's high key in its parent (rmap_bounds) */
 	struct rmap_bound {
@@ -496,7 +495,7 @@ static int rmap_rec(struct btree_walk *w, const void *rec, void *priv)
 		a.field = "record";
 		a.found = raw;
 		rp_say(p->o, PR_RMAP_BAD_FLAGS, &a);
-		goto skipped;
+		return 0;
 	}
 	/* the reference's own bound: inside the AG (the headers' record
 	   starts at block 0) */
@@ -504,13 +503,13 @@ static int rmap_rec(struct btree_walk *w, const void *rec, void *priv)
 		a.field = "bad start";
 		a.found = b;
 		rp_say(p->o, PR_RMAP_BAD_EXTENT, &a);
-		goto skipped;
+		return 0;
 	}
 	if (!len || end <= b || end - 1 >= p->aglen) {
 		a.field = "bad length";
 		a.found = len;
 		rp_say(p->o, PR_RMAP_BAD_EXTENT, &a);
-		goto skipped;
+		return 0;
 	}
 	if (!rmap_owner_ok(&w->fs->geo, owner)) {
 		a.field = "owner";
@@ -559,10 +558,6 @@ static int rmap_rec(struct btree_walk *w, const void *rec, void *priv)
 		rmap_claim_run(p, w, b, e, owner);
 		b = e;
 	}
-	return 0;
-skipped:
-	sm_list_add(p->skipped, (uint32_t)(w->obj.daddr >> w->fs->geo.blkbb_log),
-		    1, w->obj.index, 0);
 	return 0;
 }
 
@@ -691,24 +686,14 @@ static int ino_block(struct btree_walk *w, unsigned level, xfs_fsblock_t fsb,
 	return 0;
 }
 
-bool rp_rmap_replay_skipped(const struct sm_list *skipped, xfs_daddr_t daddr,
-			    unsigned blkbb_log, uint64_t index)
-{
-	for (size_t i = 0; i < skipped->n; i++)
-		if (skipped->v[i].agbno == (uint32_t)(daddr >> blkbb_log) &&
-		    skipped->v[i].owner == index)
-			return true;
-	return false;
-}
-
 unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
-		      struct sm_list *said, struct sm_list *skipped)
+		      struct sm_list *said)
 {
 	struct fs *fs = r->fs;
 	const struct fs_geom *g = &fs->geo;
 	struct rp_ag *ag = &r->ags[agno];
 	struct replay p = { .r = r, .agno = agno, .o = o, .said = said,
-			    .skipped = skipped, .block = (xfs_daddr_t)-1 };
+			    .block = (xfs_daddr_t)-1 };
 	struct btree_root root;
 	struct fs_buf *bp;
 	struct fs_agf agf;

@@ -1378,12 +1378,9 @@ static bool free_replay_says(const struct fs_finding *f,
 /*
  * Is a finding of ag_check()'s on an rmapbt record one that
  * rp_ag_replay() has said in the reference's words?  All the checks of a
- * record on its own and of its order are; a record past its parent's
- * high key is still ag_check()'s, unless the reference did not take it.
+ * record on its own, of its order and against its parent's high key are.
  */
-static bool rmap_replay_says(const struct fs_geom *g,
-			     const struct fs_finding *f,
-			     const struct sm_list *skipped)
+static bool rmap_replay_says(const struct fs_finding *f)
 {
 	if (f->obj.type != OBJ_RMAPBT)
 		return false;
@@ -1399,8 +1396,6 @@ static bool rmap_replay_says(const struct fs_geom *g,
 	case PR_BTREE_PAST_HIGH_KEY:
 		/* the replay holds the records it takes to the parents'
 		   high keys as the reference does, flags and all */
-		(void)g;
-		(void)skipped;
 		return f->field && !strcmp(f->field, "recs");
 	default:
 		return false;
@@ -1408,27 +1403,13 @@ static bool rmap_replay_says(const struct fs_geom *g,
 }
 
 /* Is agbno in the free space the bnobt lists (sorted, disjoint)? */
-static bool in_free_bno(const struct sm_list *l, uint32_t agbno)
-{
-	size_t lo = 0, hi = l->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if ((uint64_t)l->v[mid].agbno + l->v[mid].len <= agbno)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < l->n && l->v[lo].agbno <= agbno;
-}
-
 struct rmap_count {
 	struct repair	*r;
 	xfs_agnumber_t	agno;
 	uint64_t	n, nonroot;
 	uint8_t		*seen;		/* a bit per block read */
-	uint8_t		*agfl;		/* a bit per block on the AGFL */
+	uint8_t		*open;		/* a bit per block on the AGFL or
+					   in the bnobt's free space */
 	bool		unsure;
 };
 
@@ -1450,8 +1431,31 @@ static int agfl_bit(xfs_agnumber_t agno, unsigned idx, xfs_agblock_t agbno,
 	(void)agno;
 	(void)idx;
 	if (agbno < geom_ag_blocks(&rc->r->fs->geo, rc->agno))
-		bit_set(rc->agfl, agbno);
+		bit_set(rc->open, agbno);
 	return 0;
+}
+
+/* Mark the bnobt's free extents, as read, in rc->open (any order). */
+static void free_bits(struct rmap_count *rc)
+{
+	const struct sm_list *l = &rc->r->ags[rc->agno].free_bno;
+	xfs_agblock_t aglen = geom_ag_blocks(&rc->r->fs->geo, rc->agno);
+
+	for (size_t i = 0; i < l->n; i++) {
+		uint64_t b = l->v[i].agbno;
+		uint64_t e = b + l->v[i].len;
+
+		if (e > aglen)
+			e = aglen;
+		for (; b < e && (b & 7); b++)
+			bit_set(rc->open, (xfs_agblock_t)b);
+		if (b < e && e - b >= 8) {
+			memset(rc->open + (b >> 3), 0xff, (e - b) >> 3);
+			b += (e - b) & ~(uint64_t)7;
+		}
+		for (; b < e; b++)
+			bit_set(rc->open, (xfs_agblock_t)b);
+	}
 }
 
 /*
@@ -1499,8 +1503,7 @@ static void rmap_count_block(struct rmap_count *rc, const struct btree_ops *ops,
 		goto out;
 	if (bit_test(rc->seen, bno))
 		goto out;
-	if (bit_test(rc->agfl, bno) ||
-	    in_free_bno(&rc->r->ags[rc->agno].free_bno, bno)) {
+	if (bit_test(rc->open, bno)) {
 		rc->unsure = true;
 		goto out;
 	}
@@ -1578,17 +1581,18 @@ static void rmap_count_as_reference(struct repair *r, xfs_agnumber_t agno,
 	    root.root == 0 || root.root >= geom_ag_blocks(g, agno))
 		return;
 	rc.seen = calloc(geom_ag_blocks(g, agno) / 8 + 1, 1);
-	rc.agfl = calloc(geom_ag_blocks(g, agno) / 8 + 1, 1);
-	if (rc.seen && rc.agfl && !ag_read_agfl(r->fs, agno, NULL, &bp)) {
+	rc.open = calloc(geom_ag_blocks(g, agno) / 8 + 1, 1);
+	if (rc.seen && rc.open && !ag_read_agfl(r->fs, agno, NULL, &bp)) {
 		agfl_walk(g, agno, &agf, bp->data, agfl_bit, &rc);
 		buf_release(bp);
+		free_bits(&rc);
 		rmap_count_block(&rc, root.ops, root.root,
 				 (int64_t)root.levels - 1, false, true, 0);
 	} else {
 		rc.unsure = true;
 	}
 	free(rc.seen);
-	free(rc.agfl);
+	free(rc.open);
 	if (rc.unsure)
 		return;
 	ag->rmap_ref_known = true;
@@ -1898,15 +1902,14 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 	struct rp_ag *ag = &r->ags[agno];
 	const xfs_agblock_t *roots = ag->taken_root;
 	struct rp_out fo;
-	struct sm_list said, skipped;
+	struct sm_list said;
 	unsigned replayed;
 	bool fo_said = false;
 	size_t j = 0;
 
 	rp_out_init(&fo);
 	sm_list_init(&said);
-	sm_list_init(&skipped);
-	replayed = rp_ag_replay(r, agno, &fo, &said, &skipped);
+	replayed = rp_ag_replay(r, agno, &fo, &said);
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fs_finding *f = &fl->v[i];
 
@@ -1920,7 +1923,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		if ((replayed & RP_REPLAY_FREE) && free_replay_says(f, &said))
 			continue;
 		if ((replayed & RP_REPLAY_RMAP) &&
-		    rmap_replay_says(&r->fs->geo, f, &skipped))
+		    rmap_replay_says(f))
 			continue;
 		if (f->code == PR_FINOBT_EXTRA_REC) {
 			xfs_agino_t *nv = realloc(ag->fino_seeds,
@@ -2004,7 +2007,6 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		rp_log(o, "%s", fo.buf);
 	rp_out_free(&fo);
 	sm_list_free(&said);
-	sm_list_free(&skipped);
 	findings_clear(fl);
 	if (!ag->hdr_bad && ag->agf_read) {
 		say_root_at_agf_level(r, agno, o, BT_BNO);

@@ -233,15 +233,12 @@ void rp_scan_ag_space(struct repair *r, xfs_agnumber_t agno);
  * (ag_check()'s findings stand for the others).  Returns RP_REPLAY_*
  * bits for the trees said.  said gets the blocks it spoke for in the
  * free space trees (records not taken, runs claimed twice:
- * rp_free_replay_said()); skipped the rmapbt records it did not take
- * (rp_rmap_replay_skipped()).
+ * rp_free_replay_said()).
  */
 #define RP_REPLAY_FREE	(1u << 0)
 #define RP_REPLAY_RMAP	(1u << 1)
 unsigned rp_ag_replay(struct repair *r, xfs_agnumber_t agno, struct rp_out *o,
-		      struct sm_list *said, struct sm_list *skipped);
-bool rp_rmap_replay_skipped(const struct sm_list *skipped, xfs_daddr_t daddr,
-			    unsigned blkbb_log, uint64_t index);
+		      struct sm_list *said);
 bool rp_free_replay_said(const struct sm_list *said, uint64_t agbno);
 
 /* rt.c: realtime claims, checked after phase 4. */
