@@ -252,27 +252,6 @@ static void claim_found(struct p3ag *c, enum fs_problem code, size_t index,
 	c->nclaims_said++;
 }
 
-/* The first block of AG metadata phase 2 found in [start, end), or end. */
-static uint64_t meta_first(const struct sm_list *m, uint64_t start,
-			   uint64_t end)
-{
-	size_t lo = 0, hi = m->n;
-
-	/* disjoint and sorted (p3_meta_prepare): the first ending past
-	   start */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if ((uint64_t)m->v[mid].agbno + m->v[mid].len <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < m->n && m->v[lo].agbno < end)
-		return m->v[lo].agbno > start ? m->v[lo].agbno : start;
-	return end;
-}
-
 /*
  * One extent against the block states, run by run of one state, as the
  * reference holds it: a free block is said ("claims free block") and
@@ -299,7 +278,7 @@ static bool extent_states(struct p3ag *c, const struct xfs_bmbt_irec *e,
 	st = c->r->ags[agno].bstate;
 	if (!st) {
 		/* no states: the AG metadata phase 2 found, on its own */
-		b = meta_first(&c->r->ags[agno].meta, start, end);
+		b = sm_list_first_in(&c->r->ags[agno].meta, start, end);
 		if (b == end)
 			return true;
 		claim_found(c, PR_RP_FORK_CLAIMS_METADATA, index,

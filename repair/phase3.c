@@ -1158,6 +1158,19 @@ static void mark_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit)
 }
 
 /*
+ * An inode the reference "would have cleared" but keeps in use: as it
+ * behaves (xfsprogs 6.1, a bad magic number, next_unlinked, attribute
+ * fork format or count), it holds no reflink flag of it afterwards while
+ * its data fork's blocks still count as shared -- so where they are, it
+ * would set the flag ("setting reflink flag on inode N", phase 5's
+ * check).
+ */
+static void forget_reflink(struct im_chunk *ch, unsigned bit)
+{
+	ch->reflink &= ~(1ull << bit);
+}
+
+/*
  * An inode the reference "would have cleared" but, under -n, keeps in
  * use for phases 6 and 7 -- one whose magic number or attribute fork is
  * bad: its type and link count stay, and as the kernel's verifier
@@ -1168,6 +1181,7 @@ static void keep_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			 uint16_t mode, uint32_t nlink)
 {
 	say_cleared(c);
+	forget_reflink(ch, bit);
 	ch->used |= 1ull << bit;
 	ch->unreadable |= 1ull << bit;
 	ch->suspect |= 1ull << bit;
@@ -1792,8 +1806,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		revive = false;
 	}
 	empty_leaf = bmbt_underfull(c, &ip, XFS_DATA_FORK);
-	if (c->fl.n)
-		suspect = true;
+	/* a claim on free space the reference takes, map and all */
+	for (size_t i = 0; i < c->fl.n; i++)
+		if (c->fl.v[i].code != PR_RP_FORK_CLAIMS_FREE)
+			suspect = true;
 	fork_first_only(c, false);
 	cut = map_cut(c, &ip, XFS_DATA_FORK);
 	v = p3_flush(c, mode, fork_verdict, false);
@@ -2025,8 +2041,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (inode_is_dir(&ip))
 		im_dir_add(r->imap, &c->dhdr, &c->edges);
-	if (c->unlinked_bad)
+	if (c->unlinked_bad) {
 		say_cleared(c);		/* said, and kept */
+		forget_reflink(ch, bit);
+	}
 out:
 	if (((ch->used >> bit) & 1) && !((ch->cleared >> bit) & 1) &&
 	    !((ch->revived >> bit) & 1))

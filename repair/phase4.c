@@ -93,9 +93,13 @@ static void report_as(struct p4ag *c, uint32_t agno, const struct sm_rec *x,
 		struct im_chunk *ch;
 		unsigned bit;
 
-		/* its map will be rewritten: phase 5 does not hold it to it */
+		/*
+		 * its map will be rewritten: phase 5 does not hold it to it
+		 * -- but for a claim on free space, which the reference
+		 * takes, keeping the map and counting its blocks
+		 */
 		ch = im_find(c->r->imap, x->owner, &bit);
-		if (ch)
+		if (ch && code != PR_RP_FORK_CLAIMS_FREE)
 			__atomic_fetch_or(&ch->suspect, 1ull << bit,
 					  __ATOMIC_RELAXED);
 	}
@@ -190,11 +194,18 @@ static void conflict(uint32_t agno, const struct sm_rec *a,
 		report(c, agno, a, PR_RP_FORK_CLAIMS_USED, start);
 		return;
 	}
-	/* one inode against free space or metadata */
+	/*
+	 * one inode against free space or metadata -- where an AGFL block
+	 * (the AG's own, but no tree's: not in rp_ag.meta) is free space
+	 * to the reference
+	 */
 	{
 		const struct sm_rec *ino = ai ? a : b, *other = ai ? b : a;
+		bool agfl = other->owner == XFS_RMAP_OWN_AG &&
+			    sm_list_first_in(&c->r->ags[agno].meta, start,
+					     (uint64_t)start + 1) != start;
 
-		report(c, agno, ino, other->owner == SM_OWN_FREE ?
+		report(c, agno, ino, other->owner == SM_OWN_FREE || agfl ?
 		       PR_RP_FORK_CLAIMS_FREE : PR_RP_FORK_CLAIMS_METADATA,
 		       start);
 	}

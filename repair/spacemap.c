@@ -313,6 +313,25 @@ static uint64_t run_hash(uint64_t owner, uint64_t flags)
 	return h ^ (h >> 29);
 }
 
+uint64_t sm_list_first_in(const struct sm_list *l, uint64_t start,
+			  uint64_t end)
+{
+	size_t lo = 0, hi = l->n;
+
+	/* the first record ending past start */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if ((uint64_t)l->v[mid].agbno + l->v[mid].len <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < l->n && l->v[lo].agbno < end)
+		return l->v[lo].agbno > start ? l->v[lo].agbno : start;
+	return end;
+}
+
 /*
  * In (agbno, owner, offset) order, the records of one owner and set of
  * flags come in that owner's own block order, so each can only continue

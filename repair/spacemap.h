@@ -140,6 +140,9 @@ void sm_list_init(struct sm_list *l);
 void sm_list_free(struct sm_list *l);
 int sm_list_add(struct sm_list *l, uint32_t agbno, uint32_t len,
 		uint64_t owner, uint64_t offset);
+/* Of a sorted, disjoint list: its first block in [start, end), or end. */
+uint64_t sm_list_first_in(const struct sm_list *l, uint64_t start,
+			  uint64_t end);
 
 /*
  * Canonical form of a set of reverse mappings: every run of blocks with

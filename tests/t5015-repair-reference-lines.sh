@@ -586,7 +586,10 @@ EOF
 # block it neither counts ("bad refcountbt block count 0, saw N") nor
 # marks in use; the reflink flag of a file
 # that shares blocks ("setting reflink flag on inode N"), also of one
-# kept with a bad magic number; a block of a directory or symlink and of
+# the reference "would have cleared" and keeps (a bad magic number,
+# next_unlinked or attribute fork: it forgets the flag, not the blocks);
+# a file taking an AGFL block, free to the reference, whose counts are
+# still compared; a block of a directory or symlink and of
 # a file: shared where the file is the later inode, else the later one
 # "claims used block" and counts in nothing
 cat >> "$T/cases" <<'EOF'
@@ -607,6 +610,10 @@ std | reflink: a file maps a shared block, counts wrong on either side | inode {
 std | reflink: a later file in another AG maps a shared block | inode {ino:/deep/er/still/file}; write -d u3.bmx[0].startblock 13
 std | reflink: a file with the flag cleared shares blocks | inode {ino:/file_reflink}; write -d v3.reflink 0
 std | reflink: a shared file kept with a bad magic number | inode {ino:/file_reflink}; write -d core.magic 0
+std | reflink: a shared file kept with a bad next_unlinked | inode {ino:/file_reflink}; write -d next_unlinked 0
+std | reflink: a shared file kept with a bad attribute fork format | inode {ino:/file_reflink}; write -d core.aformat 139
+std | reflink: a shared file kept with a bad attribute extent count | inode {ino:/file_reflink}; fuzz -d core.naextents lastbit
+std | reflink: a shared file maps an AGFL block, its counts compared | inode {ino:/file_reflink}; fuzz -d u3.bmx[0].startblock lastbit
 std | reflink: the root directory's block mapped by later files, counted | inode {ino:/}; write -d u3.bmx[0].startblock 13
 std | reflink: a later directory maps a file's block, claims used block | inode {ino:/dir_block}; write -d u3.bmx[0].startblock 13 | ^(correcting nextents for inode|bad data fork in inode) [0-9]+$
 std | reflink: a later symlink maps a file's block, claims used block | inode {ino:/link_long}; write -d u3.bmx[0].startblock 13 | ^(correcting nextents for inode|bad data fork in inode) [0-9]+$
