@@ -1739,6 +1739,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		ip.flags &= ~XFS_DIFLAG_REALTIME;
 		if (ip.format == XFS_DINODE_FMT_EXTENTS && ip.nextents)
 			unreadable = true;
+		/*
+		 * A bmbt fork the kernel reads only when it maps a block:
+		 * the inode loads, a directory's blocks do not (phase 6).
+		 */
+		if (ip.format == XFS_DINODE_FMT_BTREE && inode_is_dir(&ip))
+			ch->ext_refused |= 1ull << bit;
 	}
 	if (k.zero[0]) {
 		ip.nextents = 0;

@@ -156,7 +156,9 @@
 #   - the realtime flag without a realtime device: a file cleared ("found
 #     inode N claiming to be a real-time file"), another inode's blocks
 #     ordinary ("would fix bad flags."), a directory unreadable to the
-#     kernel ("couldn't map inode N");
+#     kernel ("couldn't map inode N"), or, with a bmbt fork, whose blocks
+#     it cannot map ("would rebuild directory inode N", its entries'
+#     inodes disconnected);
 #   - an inode whose version is not 3: its timestamps' nanoseconds ("Bad
 #     atime nsec N on inode N, would reset to zero"), its forks read from
 #     where a v1/v2 core ends ("inode N - extent exceeds max offset",
@@ -463,6 +465,7 @@ plain | the large extent counts flag on a file: the attribute count past the for
 std | realtime flag on a file: cleared | inode {ino:/file_btree}; fuzz -d core.realtime ones
 plain | realtime flag on the root: its blocks ordinary, unreadable to the kernel | inode {ino:/}; fuzz -d core.realtime ones
 plain | realtime flag on a device | inode {ino:/chardev}; fuzz -d core.realtime ones
+plain | realtime flag on a bmbt directory: its blocks unmapped in phase 6 | inode {ino:/dir_node}; fuzz -d core.realtime ones
 # a version other than 3: the forks read where a v1/v2 core ends (byte
 # 100), the timestamps still checked; kept under -n if nothing else is bad
 std | a fifo's version 2: kept, its timestamps' nanoseconds | inode {ino:/fifo}; fuzz -d core.version lastbit
