@@ -70,6 +70,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "attr.h"
+#include "format/crc32c.h"
 #include "dir.h"
 #include "inomap.h"
 #include "phase3int.h"
@@ -440,6 +441,45 @@ static const char *bmbt_header_key(enum fs_problem code)
 static int iroot_child(const struct fs_geom *g, const struct fs_inode *ip,
 		       int whichfork, xfs_daddr_t daddr, unsigned *level);
 
+/*
+ * The reference's word for a bmbt block its read verifier refuses for
+ * the checksum (EFSBADCRC): it reads the block all the same.
+ */
+static void say_bmbt_suspect(struct p3ag *c, xfs_daddr_t daddr)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	xfs_fsblock_t fsb = daddr_to_fsb(g, daddr);
+	struct rp_args a = RP_ARGS_INIT(OBJ_BMBT);
+
+	a.obj.ino = c->ino;
+	a.obj.agno = fsb_to_agno(g, fsb);
+	a.agbno = fsb_to_agbno(g, fsb);
+	a.field = "suspect";
+	a.found = (uint64_t)(int64_t)-EBADMSG;	/* EFSBADCRC */
+	a.flags = FND_FOUND;
+	rp_say(c->out, PR_RP_BT_SUSPECT, &a);
+}
+
+/*
+ * Is the checksum of the bmbt block at daddr wrong, as the kernel's read
+ * verifier checks it before the magic number?  (libfs, finding another
+ * kind of block, says only the magic number.)
+ */
+static bool bmbt_crc_bad(struct p3ag *c, xfs_daddr_t daddr)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	struct fs_buf *bp;
+	bool bad;
+
+	if (daddr == (xfs_daddr_t)-1 ||
+	    fs_read_blocks(c->r->fs, daddr_to_fsb(g, daddr), 1, NULL, NULL,
+			   &bp))
+		return false;
+	bad = !xfs_cksum_verify(bp->data, bp->len, XFS_BTREE_LBLOCK_CRC_OFF);
+	buf_release(bp);
+	return bad;
+}
+
 /* Print one finding of this inode, in the reference's terms. */
 static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			uint16_t mode, bool attr)
@@ -506,18 +546,13 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	}
 	if (f->code == PR_BTREE_BAD_CRC && f->obj.type == OBJ_BMBT &&
 	    f->obj.daddr != (xfs_daddr_t)-1) {
-		const struct fs_geom *g = &c->r->fs->geo;
-		xfs_fsblock_t fsb = daddr_to_fsb(g, f->obj.daddr);
-
-		a.obj.agno = fsb_to_agno(g, fsb);
-		a.agbno = fsb_to_agbno(g, fsb);
-		a.obj.daddr = (xfs_daddr_t)-1;
-		a.field = "suspect";
-		a.found = (uint64_t)(int64_t)-EBADMSG;	/* EFSBADCRC */
-		a.flags = FND_FOUND;
-		rp_say(c->out, PR_RP_BT_SUSPECT, &a);
+		say_bmbt_suspect(c, f->obj.daddr);
 		return;
 	}
+	/* a block of another kind: its checksum fails the verifier first */
+	if (f->code == PR_BTREE_BAD_MAGIC && f->obj.type == OBJ_BMBT &&
+	    bmbt_crc_bad(c, f->obj.daddr))
+		say_bmbt_suspect(c, f->obj.daddr);
 	switch (f->code) {
 	case PR_INODE_BAD_FORKOFF:
 		/* the reference gives the first offset that is too big */

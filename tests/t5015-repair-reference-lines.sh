@@ -17,7 +17,9 @@
 #     record"), also when the inobt root is unusable; inobt records that
 #     start out of line ("badly aligned", "bad starting inode #");
 #   - AG btree blocks the read verifier refuses ("btree block A/B is
-#     suspect, error -N", -74 for a bad checksum before a bad magic);
+#     suspect, error -N", -74 for a bad checksum before a bad magic), and
+#     bmbt blocks it refuses for the checksum (a bmbt pointer to a data
+#     block: "suspect, error -74", then "bad magic #");
 #   - the free space, rmap and refcount btrees' records and the AGF (see
 #     the cases below: records not taken, out of order, claimed twice;
 #     trees the reference would rebuild rather than compare);
@@ -252,6 +254,8 @@ plain | next_unlinked naming no inode | inode {ino:/file_btree}; fuzz -d next_un
 plain | the root's next_unlinked naming no inode | inode {ino:/}; fuzz -d next_unlinked zeroes
 std | an inode's CRC | inode {ino:/file_btree}; write -c core.gid 5
 plain | a bmbt block's checksum alone: suspect, read all the same, the file kept | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; write -c lsn 5
+plain | a bmbt pointer to a data block: suspect for its checksum, then its magic number | inode {ino:/file_btree}; fuzz -d u3.bmbt.ptrs[1] lastbit
+plain | a directory's bmbt pointer to a data block: suspect, then its magic number | inode {ino:/dir_node}; fuzz -d u3.bmbt.ptrs[1] lastbit
 std | an inode's version above 0x7f (printed as a signed char) | inode {ino:/file_small}; write -d v3.lsn 0x100000002; write -d core.version 0x83; write -c v3.crc 0x7fffffff
 plain | an inode's file type out of range (printed as C's %#o) | inode {ino:/fifo}; fuzz -d core.mode firstbit
 plain | an inode's size below zero | inode {ino:/file_small}; fuzz -d core.size firstbit
