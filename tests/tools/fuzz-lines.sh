@@ -37,7 +37,14 @@ for ref in "$keep"/*.ref; do
 	run=${ref%.ref}
 	[ -e "$run.ours" ] || continue
 	total=$((total + 1))
-	grep -aEv "$noise" "$ref" | sort -u > "$tmp/r"
+	# a progress line can land inside another thread's message
+	# (t5015's unsplice): put the message back together first
+	awk 'held != "" { $0 = held $0; held = "" }
+	     { i = index($0, "        - ") }
+	     i > 1 { held = substr($0, 1, i - 1); print substr($0, i); next }
+	     { print }
+	     END { if (held != "") print held }' "$ref" |
+		grep -aEv "$noise" | sort -u > "$tmp/r"
 	sort -u "$run.ours" > "$tmp/o"
 	comm -23 "$tmp/r" "$tmp/o" |
 		sed -E 's/(0x)?[0-9a-f]*[0-9][0-9a-f]*/N/g' | sort -u |
