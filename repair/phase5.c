@@ -945,6 +945,44 @@ static bool map_complete(const struct repair *r, xfs_agnumber_t agno)
 	       ag->bno_walked && ag->ino_walked && !r->smap->ags[agno].enomem;
 }
 
+/*
+ * An AG the reference skips (its headers would be reset) it still looks
+ * up in its rmapbt, from the AGF as read, starting with the headers' own
+ * mapping at block 0.  A root block its verifier refuses fails that first
+ * lookup ("Could not read reverse-mapping record for (N/0)": the primary
+ * superblock's UUID damaged, say, which no AG's trees then share).  What
+ * it finds past a root it can read depends on the AG it would rebuild,
+ * which we do not emulate: nothing is said then.
+ */
+static void skipped_ag_lookup(struct p5ag *c)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	struct rp_args a = RP_ARGS_INIT(OBJ_RMAPBT);
+	struct btree_root root;
+	struct fs_buf *bp;
+	struct fs_agf agf;
+	bool refused;
+
+	if (ag_read_agf(c->r->fs, c->agno, NULL, &bp, &agf))
+		return;
+	buf_release(bp);
+	if (agf.magicnum != XFS_AGF_MAGIC || agf.versionnum != XFS_AGF_VERSION)
+		return;
+	agf_btree_root(&agf, c->agno, BT_RMAP, &root);
+	if (root.levels < 1 || root.levels > btree_maxlevels(g, root.ops) ||
+	    !root.root || root.root >= geom_ag_blocks(g, c->agno) ||
+	    fs_read_agblocks(c->r->fs, c->agno, root.root, 1,
+			     rmapbt_ops.buf_ops, NULL, &bp))
+		return;
+	refused = buf_corrupt(bp);
+	buf_release(bp);
+	if (!refused)
+		return;
+	a.obj.agno = c->agno;
+	a.found = 0;
+	rp_say(c->out, PR_RP_RMAP_LOOKUP_FAILED, &a);
+}
+
 /* The first stage: free space and the rmapbt. */
 static void compare_space(struct p5ag *c)
 {
@@ -967,6 +1005,8 @@ static void compare_space(struct p5ag *c)
 		say_rebuild(c, PR_RP_RMAPBT_REBUILD);
 	if (complete && g->has_rmapbt && ag->rmap_walked && !rmap_suspect)
 		check_rmaps(c);
+	else if (ag->hdr_bad && g->has_rmapbt && !rmap_suspect)
+		skipped_ag_lookup(c);
 	if (c->agno == 0 && g->has_reflink && any_suspect(r, true))
 		say_rebuild(c, PR_RP_REFCBT_REBUILD);
 }

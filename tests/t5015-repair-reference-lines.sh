@@ -180,8 +180,9 @@
 #     # of bmap records"), a level no bmbt has ("expected level 0"), a
 #     root pointer out of range ("bad bmap btree ptr").
 # Of the rmapbt's header, block and free counts, its records against
-# their high keys and the AG btree blocks a verifier refuses ($strict
-# below), no line the reference does not print.
+# their high keys, its lookups that fail, and the AG btree blocks a
+# verifier refuses ($strict below), no line the reference does not
+# print.
 # And no kind of line (its words, numbers aside) more often than the
 # reference prints it, or more than once if it prints none: a damaged
 # count must not make a line per entry it breaks.  Known exceptions,
@@ -199,7 +200,7 @@ rp_need "$XK_REPAIR"
 
 # Lines whose every number is the reference's count or verdict: ours of
 # these kinds must be the reference's, word for word (no false count).
-strict='^(bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect)'
+strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect)'
 
 noise='^(Cannot get host filesystem geometry|Repair may fail if there is a sector size mismatch|the image and the host filesystem|Metadata (corruption|CRC error) detected at|bp=\(|[0-9a-f]+: Badness in key lookup)'
 
@@ -565,7 +566,7 @@ std | rmapbt leaf at a level its verifier refuses, counted all the same | agf 0;
 std | rmapbt leaf refused at level 1: its record count not held to a node's | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d level lastbit
 std | rmapbt root with no records: not too few for a root | agf 0; addr rmaproot; fuzz -d numrecs zeroes
 std | rmapbt leaf: the last record's attr fork flag, past its parent's high key | agf 0; addr rmaproot; addr ptrs[1]; fuzz -d recs[144].attrfork add
-std | primary superblock's UUID zeroed: every AG skipped, none of its trees read | sb 0; fuzz -d uuid zeroes | ^Could not read reverse-mapping record
+std | primary superblock's UUID zeroed: every AG skipped, none of its trees read, its rmapbt roots refused by the lookups | sb 0; fuzz -d uuid zeroes
 std | a free inode's magic number: "free inode N contains errors" | inode 160; write -d core.magic 0
 std | a free inode's version, its CRC left stale | inode 160; write -d core.version 1
 std | a free inode's UUID: cleared | inode 170; fuzz -d v3.uuid ones
