@@ -405,7 +405,8 @@ std | bnobt root of another kind, with an rmapbt: unknown block state | agf 1; a
 # ir_free mismatch"), the AGI's totals from the records' counts; a
 # finobt record whose holes cover the inobt's inode blocks ("sparse
 # inode chunk claims inode block"); the AGI header's own words ("bad
-# uuid U for agi N", "bad version # -1", "bad sequence # -1")
+# uuid U for agi N", "bad version # -1", "bad sequence # -1", "bad
+# length # -N for agi N": each a signed number)
 plain | inobt leaf of another owner: uncertain inodes, the root chunk stood in | agi 0; addr root; fuzz -d owner ones
 plain | inobt leaf with no left sibling in the AG | agi 0; addr root; fuzz -d leftsib zeroes
 std | inobt leaf with a right sibling outside the AG: the finobt's record read | agi 0; addr root; fuzz -d rightsib sub
@@ -422,6 +423,7 @@ std | finobt record holes over the inobt's inode blocks | agi 0; addr free_root;
 std | AGI UUID damaged | agi 0; fuzz -d uuid firstbit
 std | AGI version -1 | agi 0; write -d versionnum 0xffffffff
 std | AGI sequence number -1 | agi 0; write -d seqno 0xffffffff
+std | AGI length with its top bit set | agi 0; fuzz -d length firstbit
 plain | primary superblock with the old project quota bits (and a free inode count off, for exit 1) | sb 0; fuzz -d qflags add; write -d ifree 3
 # a data fork damaged part way: the blocks claimed before it stay in use
 std | bmbt leaf: a record out of order, the blocks before it claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[1].startoff add
