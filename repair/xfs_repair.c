@@ -24,9 +24,12 @@
 #include <sys/sysinfo.h>
 #include <unistd.h>
 #include "bcache.h"
+#include "dir.h"
+#include "inode.h"
 #include "opts.h"
 #include "progress.h"
 #include "repair.h"
+#include "sbcheck.h"
 #include "workers.h"
 
 _Noreturn void rp_fatal(struct repair *r, const char *fmt, ...)
@@ -47,9 +50,9 @@ _Noreturn void rp_fatal(struct repair *r, const char *fmt, ...)
  * inodes: the first inode after what mkfs puts in AG 0 -- four header
  * sectors, the bno/cnt/ino roots, the initial free list, the optional
  * btree roots and an internal log in AG 0 -- rounded up to the stripe
- * unit or the inode alignment.
+ * unit (sunit: the superblock's, or one tried) or the inode alignment.
  */
-static xfs_ino_t calc_rootino(const struct fs *fs)
+static xfs_ino_t calc_rootino(const struct fs *fs, uint32_t sunit)
 {
 	const struct fs_sb *sb = &fs->sb;
 	const struct fs_geom *g = &fs->geo;
@@ -66,9 +69,9 @@ static xfs_ino_t calc_rootino(const struct fs *fs)
 		first++;
 	if (sb->logstart && fsb_to_agno(g, sb->logstart) == 0)
 		first += sb->logblocks;
-	if ((sb->versionnum & XFS_SB_VERSION_DALIGNBIT) && sb->unit &&
+	if ((sb->versionnum & XFS_SB_VERSION_DALIGNBIT) && sunit &&
 	    sb->inoalignmt >= g->blocks_per_cluster)
-		first = (first + sb->unit - 1) / sb->unit * sb->unit;
+		first = (first + sunit - 1) / sunit * sunit;
 	else if ((sb->versionnum & XFS_SB_VERSION_ALIGNBIT) &&
 		 sb->inoalignmt > 1)
 		first = (first + sb->inoalignmt - 1) / sb->inoalignmt *
@@ -76,27 +79,121 @@ static xfs_ino_t calc_rootino(const struct fs *fs)
 	return agino_to_ino(g, 0, (xfs_agino_t)(first << g->inopblog));
 }
 
-static void check_sb_ino(enum fs_problem code, xfs_ino_t have,
+/*
+ * A superblock inode number other than mkfs's is said, and from then on
+ * the computed one is used, as the reference uses it (it sets it in its
+ * copy of the superblock, which under -n is never written): a root
+ * directory elsewhere is no cascade of lost and garbage inodes.
+ */
+static void check_sb_ino(enum fs_problem code, xfs_ino_t *have,
 			 xfs_ino_t want)
 {
 	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
 
-	if (have == want)
+	if (*have == want)
 		return;
 	a.obj.agno = 0;
-	a.found = have;
+	a.found = *have;
 	a.expected = want;
-	a.s1 = have == NULLFSINO ? "(NULLFSINO) " : "";
+	a.s1 = *have == NULLFSINO ? "(NULLFSINO) " : "";
 	rp_say(NULL, code, &a);
+	*have = want;
+}
+
+/*
+ * Is the root inode, where the superblock puts it, a plausible root
+ * directory?  The reference asks before it holds the superblock to the
+ * computed place: the inode loads (the kernel's verifier takes it), it
+ * is a directory, and its ".." names itself.
+ */
+static bool root_plausible(struct repair *r)
+{
+	struct fs *fs = r->fs;
+	struct fs_findings fl;
+	struct fs_inode ip;
+	xfs_ino_t parent;
+	bool ok;
+
+	findings_init(&fl);
+	if (inode_read(fs, fs->sb.rootino, &ip, &fl)) {
+		findings_free(&fl);
+		return false;
+	}
+	ok = !fl.nerrors && inode_is_dir(&ip) &&
+	     !dir_lookup(fs, &ip, NULL, (const uint8_t *)"..", 2, &parent,
+			 NULL) &&
+	     parent == fs->sb.rootino;
+	inode_release(&ip);
+	findings_free(&fl);
+	return ok;
+}
+
+/*
+ * A root directory elsewhere than computed, as after a change of stripe
+ * unit: the stripe unit that would put it there, from a superblock copy
+ * that is sound, else a power of two; said, not written (-n).
+ */
+static void guess_sunit(struct repair *r)
+{
+	struct fs *fs = r->fs;
+	const struct fs_sb *sb = &fs->sb;
+	struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+	uint64_t maxguess = (1ull << 40) >> sb->blocklog;
+	uint32_t sunit = 0;
+	bool found = false;
+
+	a.obj.agno = 0;
+	for (xfs_agnumber_t agno = 1; agno < sb->agcount && !found; agno++) {
+		struct fs_buf *bp;
+		struct fs_sb sec;
+
+		if (fs_read_sb(fs, agno, NULL, &bp))
+			continue;
+		if (sbc_check(bp->data, bp->len, false, &sec, NULL) == SBC_OK &&
+		    calc_rootino(fs, sec.unit) == sb->rootino) {
+			sunit = sec.unit;
+			found = true;
+			a.obj.agno = agno;
+			rp_say(NULL, PR_RP_SB_UNIT_FROM_AG, &a);
+		}
+		buf_release(bp);
+	}
+	for (uint64_t guess = 1; !found && guess <= maxguess; guess *= 2) {
+		if (calc_rootino(fs, (uint32_t)guess) == sb->rootino) {
+			sunit = (uint32_t)guess;
+			found = true;
+			rp_say(NULL, PR_RP_SB_UNIT_GUESSED, &a);
+		}
+	}
+	if (!found) {
+		rp_say(NULL, PR_RP_SB_UNIT_UNKNOWN, &a);
+		return;
+	}
+	a.found = sunit;
+	rp_say(NULL, PR_RP_SB_UNIT_RESET, &a);
+	/* the width must stay a multiple of the unit */
+	if (sunit && sb->width % sunit)
+		rp_say(NULL, PR_RP_SB_WIDTH_RESET, &a);
 }
 
 static void check_mkfs_inodes(struct repair *r)
 {
-	xfs_ino_t root = calc_rootino(r->fs);
+	xfs_ino_t root = calc_rootino(r->fs, r->fs->sb.unit);
 
-	check_sb_ino(PR_RP_SB_ROOTINO, r->fs->sb.rootino, root);
-	check_sb_ino(PR_RP_SB_RBMINO, r->fs->sb.rbmino, root + 1);
-	check_sb_ino(PR_RP_SB_RSUMINO, r->fs->sb.rsumino, root + 2);
+	if (r->fs->sb.rootino != root && root_plausible(r)) {
+		struct rp_args a = RP_ARGS_INIT(OBJ_SB);
+
+		a.obj.agno = 0;
+		a.found = r->fs->sb.rootino;
+		a.expected = root;
+		rp_say(NULL, PR_RP_SB_ROOT_UNALIGNED, &a);
+		guess_sunit(r);
+		root = r->fs->sb.rootino;
+	}
+
+	check_sb_ino(PR_RP_SB_ROOTINO, &r->fs->sb.rootino, root);
+	check_sb_ino(PR_RP_SB_RBMINO, &r->fs->sb.rbmino, root + 1);
+	check_sb_ino(PR_RP_SB_RSUMINO, &r->fs->sb.rsumino, root + 2);
 }
 
 /*

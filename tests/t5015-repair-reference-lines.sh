@@ -32,7 +32,11 @@
 #     "invalid inode count", "ir_holemask/ir_free mismatch", "finobt
 #     record with no free inodes", "sparse inode chunk claims inode
 #     block"); the AGI's UUID, version and sequence number as it prints
-#     them; the primary superblock's old quota bits;
+#     them; the primary superblock's old quota bits; its root and
+#     realtime inode numbers against where mkfs puts them, the computed
+#     ones used from then on, and a root elsewhere that is a plausible
+#     root directory ("valid but in unaligned location", the stripe unit
+#     looked for: "Could not estimate a plausible sb_unit value");
 #   - bmap btree sibling pointers ("bad back (left) sibling pointer ...
 #     in inode N (data fork) bmap btree block B");
 #   - a signed attribute fork format ("illegal attribute format -126");
@@ -425,6 +429,10 @@ std | AGI version -1 | agi 0; write -d versionnum 0xffffffff
 std | AGI sequence number -1 | agi 0; write -d seqno 0xffffffff
 std | AGI length with its top bit set | agi 0; fuzz -d length firstbit
 plain | primary superblock with the old project quota bits (and a free inode count off, for exit 1) | sb 0; fuzz -d qflags add; write -d ifree 3
+std | primary superblock's root inode number moved: the computed one used from then on | sb 0; write -d rootino 192
+std | primary superblock's realtime bitmap inode number moved | sb 0; write -d rbmino 200
+std | primary superblock's btree feature bits changed: the root plausible where it is, no stripe unit found for it | sb 0; fuzz -d features_ro_compat add
+std | primary superblock's btree feature bits cleared | sb 0; fuzz -d features_ro_compat zeroes
 # a data fork damaged part way: the blocks claimed before it stay in use
 std | bmbt leaf: a record out of order, the blocks before it claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d recs[1].startoff add
 std | bmbt leaf: its block number, nothing of the tree claimed | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d bno firstbit
