@@ -56,6 +56,7 @@ static xfs_ino_t calc_rootino(const struct fs *fs, uint32_t sunit)
 {
 	const struct fs_sb *sb = &fs->sb;
 	const struct fs_geom *g = &fs->geo;
+	uint32_t mask = 0;
 	uint64_t first;
 
 	first = (4ull * sb->sectsize + sb->blocksize - 1) / sb->blocksize;
@@ -69,10 +70,20 @@ static xfs_ino_t calc_rootino(const struct fs *fs, uint32_t sunit)
 		first++;
 	if (sb->logstart && fsb_to_agno(g, sb->logstart) == 0)
 		first += sb->logblocks;
-	if ((sb->versionnum & XFS_SB_VERSION_DALIGNBIT) && sunit &&
-	    sb->inoalignmt >= g->blocks_per_cluster)
+	/*
+	 * Chunks follow the stripe unit only where the superblock's unit is
+	 * a multiple of an inode alignment of at least a cluster (the
+	 * kernel's ialloc_align); then the unit tried rounds.
+	 */
+	if ((sb->versionnum & XFS_SB_VERSION_ALIGNBIT) &&
+	    sb->inoalignmt >= g->blocks_per_cluster && sb->inoalignmt)
+		mask = sb->inoalignmt - 1;
+	if ((sb->versionnum & XFS_SB_VERSION_DALIGNBIT) && mask &&
+	    sb->unit && !(sb->unit & mask)) {
+		if (!sunit)
+			return NULLFSINO;	/* no unit rounds to nothing */
 		first = (first + sunit - 1) / sunit * sunit;
-	else if ((sb->versionnum & XFS_SB_VERSION_ALIGNBIT) &&
+	} else if ((sb->versionnum & XFS_SB_VERSION_ALIGNBIT) &&
 		 sb->inoalignmt > 1)
 		first = (first + sb->inoalignmt - 1) / sb->inoalignmt *
 			sb->inoalignmt;

@@ -15,6 +15,7 @@ SHELL_TESTS += tests/t5011-repair-beyond-reference.sh \
 	tests/t5012-repair-after-reference-repair.sh \
 	tests/t5014-repair-superblock-words.sh \
 	tests/t5016-repair-phase3-at-once.sh \
+	tests/t5017-repair-stripe-root.sh \
 	tests/t5020-repair-clean-matrix.sh
 EXTRA_DIST += tests/repair-cases.txt tests/lib/repair-images.sh tests/lib/repair-build.sh \
 	tests/lib/repair-cases.sh
