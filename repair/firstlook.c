@@ -30,8 +30,8 @@ static void say_ino_field(struct p3ag *c, enum fs_problem code,
  * tied to a file type counts: identity, size, the fork offset and the
  * attribute fork's format, the hints and flags2.
  */
-static bool free_inode_refused(const struct fs *fs, xfs_ino_t ino,
-			       const struct xfs_dinode *d, bool crc_bad)
+bool free_inode_refused(const struct fs *fs, xfs_ino_t ino,
+			const struct xfs_dinode *d, bool crc_bad)
 {
 	const struct fs_geom *g = &fs->geo;
 	uint32_t lit = g->inodesize - XFS_DINODE_CORE_SIZE;

@@ -1691,6 +1691,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	}
 	if (!inobt_free && get_be16(d->di_magic) == XFS_DINODE_MAGIC && !mode) {
 		say_ino(c, PR_RP_INOBT_USED_INODE_FREE, 0, 0);
+		/* its second look (phase 4) finds it free, and verifies it */
+		if (free_inode_refused(fs, c->ino, d,
+				       d->di_version >= 3 &&
+				       !xfs_cksum_verify(raw, fs->geo.inodesize,
+							 XFS_DINODE_CRC_OFF)))
+			say_ino(c, PR_RP_FREE_INODE_ERRORS, 0, 0);
 		return;
 	}
 	memset(c->count_bad, 0, sizeof(c->count_bad));
@@ -1710,6 +1716,26 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 				c->fl.v[i].code = d->di_aformat == 0 ? PR_NONE :
 						  PR_RP_AFORMAT_NO_FORK;
 	count_limits(c, d, &k);
+	/*
+	 * A file type that is none: the reference checks the flags2 word
+	 * before the type, and a reflink flag on what is no regular file
+	 * clears the inode there ("reflink flag set on non-file inode N",
+	 * or the filesystem's lack of the feature) -- the type unsaid.
+	 */
+	if (d->di_version >= 3 &&
+	    (get_be64(d->di_flags2) & XFS_DIFLAG2_REFLINK))
+		for (size_t i = 0; i < c->fl.n; i++) {
+			struct fs_finding *f = &c->fl.v[i];
+
+			if (f->code != PR_INODE_BAD_MODE)
+				continue;
+			f->code = fs->geo.has_reflink ?
+				  PR_INODE_FLAG_WRONG_TYPE :
+				  PR_INODE_FLAG_NO_FEATURE;
+			f->field = "v3.reflink";
+			f->expected = 0;
+			f->found = 1;
+		}
 	/* a short-form symlink of no target: the reference's own words */
 	if ((mode & XFS_S_IFMT) == XFS_S_IFLNK &&
 	    d->di_format == XFS_DINODE_FMT_LOCAL && !get_be64(d->di_size))

@@ -104,6 +104,9 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 
 /* An inode the inobt calls free, checked as the reference does. */
 void check_free_inode(struct p3ag *c, const uint8_t *raw);
+/* Would the kernel's inode verifier refuse this inode of no mode? */
+bool free_inode_refused(const struct fs *fs, xfs_ino_t ino,
+			const struct xfs_dinode *d, bool crc_bad);
 /* A sparse chunk's clusters the reference takes for holes (their bits). */
 uint64_t punched_clusters(struct p3ag *c, struct im_chunk *ch,
 			  uint64_t holes);

@@ -50,7 +50,11 @@
 #     reference's first look at a chunk ("bad magic number 0x0 on inode
 #     N", "bad CRC for inode N") before its verdict; a version byte above
 #     0x7f, which it prints sign-extended ("0xffffff83"); a file type out
-#     of range ("bad inode type 0110000"), a size below zero ("bad
+#     of range ("bad inode type 0110000", but for a file with the reflink
+#     flag: "reflink flag set on non-file inode N", checked first), a
+#     mode of 0 on an inode in use (then free on its second look, and
+#     refused by the verifier for its reflink flag: "free inode N
+#     contains errors"), a size below zero ("bad
 #     (negative) size"), a device's extent counter ("bad nextents");
 #   - a free inode (the inobt says so; on std 149 to 191 are): its
 #     core's checksum, magic number, version, next_unlinked, then its
@@ -263,6 +267,8 @@ plain | a bmbt pointer to a data block: suspect for its checksum, then its magic
 plain | a directory's bmbt pointer to a data block: suspect, then its magic number | inode {ino:/dir_node}; fuzz -d u3.bmbt.ptrs[1] lastbit
 std | an inode's version above 0x7f (printed as a signed char) | inode {ino:/file_small}; write -d v3.lsn 0x100000002; write -d core.version 0x83; write -c v3.crc 0x7fffffff
 plain | an inode's file type out of range (printed as C's %#o) | inode {ino:/fifo}; fuzz -d core.mode firstbit
+std | a shared file's type out of range: its reflink flag said, not the type | inode {ino:/file_small}; fuzz -d core.mode sub
+std | a shared file's mode zeroed: free on the second look, its reflink flag refused | inode {ino:/file_small}; write -d core.mode 0
 plain | an inode's size below zero | inode {ino:/file_small}; fuzz -d core.size firstbit
 plain | a device inode's extent counter (reset, the inode kept) | inode {ino:/chardev}; fuzz -d core.nextents sub
 plain | a block directory entry's file type past the last (read as 0) | inode {ino:/dir_block}; dblock 0; fuzz -d bu[1].filetype middlebit
