@@ -352,7 +352,6 @@ static bool attr_leaf_verifier_code(const struct fs_finding *f)
 	case PR_ATTR_LEAF_BAD_MAGIC:
 	case PR_ATTR_LEAF_BAD_BLKNO:
 	case PR_ATTR_LEAF_BAD_UUID:
-	case PR_ATTR_LEAF_BAD_OWNER:
 	case PR_ATTR_LEAF_BAD_COUNT:
 	case PR_ATTR_LEAF_BAD_FIRSTUSED:
 	case PR_ATTR_LEAF_BAD_FREEMAP:

@@ -77,8 +77,9 @@
 #     with NUL or '/' ("entry contains illegal character", "would have
 #     junked entry"), whose inode the directory still reaches;
 #   - the attribute fork's first block refused by the verifier it is read
-#     with ("corrupt block 0 of inode N attribute fork"); a leaf block's
-#     entries up to the first flaw, the root's siblings, block 0 unmapped,
+#     with ("corrupt block 0 of inode N attribute fork"), but a leaf of
+#     another owner, which the verifier takes ("expected owner inode N,
+#     got N, attr block D"); a leaf block's entries up to the first flaw, the root's siblings, block 0 unmapped,
 #     short-form forks (see the attribute cases below);
 #   - a superblock copy with a bad magic number (the verifier's "Not an
 #     XFS filesystem?" line);
@@ -288,6 +289,7 @@ plain | a short-form entry name of NULs, its inode reached all the same | inode 
 plain | attribute leaf (block 0): a name offset past the block | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[0].nameidx lastbit
 plain | attribute leaf (block 0): hashes out of order | inode {ino:/attr_leaf}; ablock 0; fuzz -d entries[1].hashval sub
 plain | attribute fork block 0: neither leaf nor node | inode {ino:/attr_leaf}; ablock 0; fuzz -d hdr.info.hdr.magic zeroes
+std | attribute leaf (block 0) of another owner: the verifier takes it, repair's own check does not | inode {ino:/attr_remote}; ablock 0; fuzz -d hdr.info.owner ones
 plain | bmbt leaf: a record before the one before it | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; write -d recs[3].startoff 1
 plain | bmbt leaf: records out of order in the second leaf | inode {ino:/file_btree}; addr u3.bmbt.ptrs[2]; write -d recs[5].startoff 1
 plain | bmbt leaf: a record inside the extent before it | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; write -d recs[2].blockcount 3
