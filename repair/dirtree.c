@@ -30,6 +30,8 @@ struct dir_tblk {
 	uint32_t	bad_entry;	/* free: lowest entry that is wrong */
 	uint32_t	bad_ptr;	/* node: lowest entry pointing nowhere */
 	bool		hash_interior, hash_last;
+	bool		hash_order;	/* leafn: hashes out of order, which
+					   only repair's own walk checks */
 	bool		forw;		/* node root: a right sibling */
 	uint64_t	forw_found;
 	uint32_t	nbad_ptr;	/* node: entries pointing nowhere */
@@ -42,6 +44,8 @@ struct dir_tree {
 	unsigned	n;
 	bool		free_said;	/* a free block has findings */
 	bool		leaf_bad;	/* the leaf space is not read whole */
+	bool		leaf_order;	/* a leafn's hashes out of order: the
+					   walk stops there too */
 };
 
 static struct dir_tblk *dir_tree_get(struct dir_tree *t, xfs_dablk_t dablk,
@@ -130,7 +134,7 @@ static bool dir_tree_keep(const struct fs_finding *f, void *priv)
 	 * The leaf entries are matched against the data entries only once
 	 * every leaf block has been read: the reference stops before.
 	 */
-	if (t->leaf_bad && f->obj.type == OBJ_DIR) {
+	if ((t->leaf_bad || t->leaf_order) && f->obj.type == OBJ_DIR) {
 		switch (f->code) {
 		case PR_DIR_LEAF_MISSING:
 		case PR_DIR_LEAF_BAD_ADDR:
@@ -436,11 +440,30 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			b->forw = true;
 			b->forw_found = f->found;
 			break;
-		case PR_DA_HASH_ORDER:
-			/* the root's: dir_root_words says what is wrong */
-			if (b->dablk != root)
+		case PR_DA_HASH_ORDER: {
+			/*
+			 * The root's: dir_root_words says what is wrong.  A
+			 * leafn's the kernel's verifier does not check (only
+			 * its debug checks do): the reference's walk says it.
+			 */
+			struct fs_buf *bp;
+			bool leafn = false;
+
+			if (b->dablk == root)
+				break;
+			bp = dir_tree_read(c, del, b->dablk);
+			if (bp) {
+				leafn = get_be16(((const struct xfs_da3_blkinfo *)
+						  bp->data)->magic) ==
+					XFS_DIR3_LEAFN_MAGIC;
+				buf_release(bp);
+			}
+			if (leafn)
+				b->hash_order = true;
+			else
 				b->verifier = true;
 			break;
+		}
 		case PR_DA_BAD_HASHVAL: {
 			uint32_t e = (off - sizeof(struct xfs_da3_node_hdr)) /
 				     sizeof(struct xfs_da_node_entry);
@@ -492,15 +515,18 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			      b->owner || b->verifier || b->header;
 
 		rebuild |= unread || b->tail || b->nused || b->forw ||
+			   b->hash_order ||
 			   b->bad_entry != UINT32_MAX ||
 			   (b->dablk != root && b->bad_ptr != UINT32_MAX);
 		if (b->dablk < freeblk && unread)
 			t.leaf_bad = true;
+		if (b->dablk < freeblk && b->hash_order)
+			t.leaf_order = true;
 	}
 	if (t.n)
 		qsort(t.v, t.n, sizeof(t.v[0]), dir_tblk_cmp);
 	/* the leaf block's own words come before its entries are matched */
-	c->leaf_unread = t.leaf_bad;
+	c->leaf_unread = t.leaf_bad || t.leaf_order;
 	for (unsigned i = 0; form == DIR_FORM_LEAF && i < t.n; i++)
 		if (t.v[i].dablk == root && t.v[i].header)
 			c->leaf_unread = true;
@@ -541,6 +567,10 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			leafn_said = true;
 		} else if (b->blkno || b->uuid || b->verifier) {
 			dir_tree_say(c, PR_RP_DIR_LEAFN_CORRUPT, b, 0, 0, NULL);
+			leafn_said = true;
+		} else if (b->hash_order) {
+			dir_tree_say(c, PR_RP_DIR_LEAFN_HASH_ORDER, b, 0, 0,
+				     NULL);
 			leafn_said = true;
 		}
 	}

@@ -94,8 +94,10 @@
 #     "expected owner inode ..."), the dabtree root
 #     ("corrupt directory tree block", "unknown magic number", a node hash
 #     corrected either way, a count past the children), leafn blocks
-#     ("corrupt directory leafn block", "bad directory leaf magic #", the
-#     header's owner, block and UUID) and free blocks ("bad header",
+#     ("corrupt directory leafn block", "bad directory leaf magic #",
+#     hashes out of order, which the verifier leaves to repair: "bad hash
+#     ordering in block N", the header's owner, block and UUID) and free
+#     blocks ("bad header",
 #     "entry I ... bad", "bad nused"); of two damaged blocks the lowest;
 #     the root's pointers and siblings as its walk meets them ("can't map
 #     block N", "bad directory forward block pointer", "bad hash path in
@@ -318,6 +320,8 @@ std | node directory: leafn magic | inode {ino:/dir_node}; dblock 8388609; fuzz 
 std | node directory: leafn blkno | inode {ino:/dir_node}; dblock 8388609; write -d lhdr.info.bno 5
 std | node directory: leafn UUID | inode {ino:/dir_node}; dblock 8388609; fuzz -d lhdr.info.uuid zeroes
 std | node directory: leafn count past the block | inode {ino:/dir_node}; dblock 8388609; write -d lhdr.count 1000
+std | node directory: leafn hashes out of order, which the verifier does not check | inode {ino:/dir_node}; dblock 8388609; fuzz -d lents[0].hashval firstbit
+std | node directory: leafn's last hash past the next leaf's first, the node's hash corrected | inode {ino:/dir_node}; dblock 8388609; fuzz -d lents[251].hashval ones
 std | node directory: two leafn owners, the lowest named | inode {ino:/dir_node}; dblock 8388612; write -d lhdr.info.owner 7; dblock 8388609; write -d lhdr.info.owner 5
 std | node directory: free block magic | inode {ino:/dir_node}; dblock 16777216; fuzz -d fhdr.hdr.magic zeroes
 std | node directory: free block UUID | inode {ino:/dir_node}; dblock 16777216; fuzz -d fhdr.hdr.uuid zeroes
