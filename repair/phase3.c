@@ -177,8 +177,9 @@ static bool kernel_refuses(const struct fs_finding *f)
 		return !(f->flags & FND_EXPECTED);
 	case PR_INODE_BAD_COWEXTSIZE:
 	case PR_INODE_BAD_NBLOCKS:
-	case PR_RP_AFORMAT_NO_FORK:	/* only 0 or extents without a fork */
 		return true;
+	case PR_RP_AFORMAT_NO_FORK:	/* only 0 or extents without a fork */
+		return f->found != 0;
 	case PR_INODE_FLAG_NO_FEATURE:
 		return field_is(f, "v3.bigtime") || field_is(f, "v3.nrext64");
 	default:
@@ -1706,14 +1707,14 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	 */
 	inode_verify_flags(fs, c->ino, raw, &c->fl, INODE_VERIFY_ANY_VERSION);
 	/*
-	 * An inode with no attribute fork may carry aformat 0 (fresh); any
-	 * other format but extents is a value to reset, no fork to clear.
+	 * An inode with no attribute fork: any format but extents is a
+	 * value the reference would reset, no fork to clear -- 0 too,
+	 * which the kernel takes.
 	 */
 	if (!d->di_forkoff)
 		for (size_t i = 0; i < c->fl.n; i++)
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
-				c->fl.v[i].code = d->di_aformat == 0 ? PR_NONE :
-						  PR_RP_AFORMAT_NO_FORK;
+				c->fl.v[i].code = PR_RP_AFORMAT_NO_FORK;
 	count_limits(c, d, &k);
 	/*
 	 * A file type that is none: the reference checks the flags2 word

@@ -40,6 +40,8 @@
 #   - bmap btree sibling pointers ("bad back (left) sibling pointer ...
 #     in inode N (data fork) bmap btree block B");
 #   - a signed attribute fork format ("illegal attribute format -126");
+#     with no fork, any format but extents, 0 included ("bad attribute
+#     format 0 in inode N, would reset value");
 #   - inodes the reference "would have cleared" but under -n keeps for
 #     phases 6 and 7 (bad magic number, attribute fork format): a file's
 #     entry stays, a directory cannot be read ("couldn't map inode N, err
@@ -518,6 +520,8 @@ plain | a symlink's version 0xb | inode {ino:/link_long}; fuzz -d core.version m
 plain | a leaf attribute fork's inode of version 0 | inode {ino:/attr_leaf}; fuzz -d core.version zeroes
 # an attribute format with no attribute fork: a value to reset
 plain | the root's attribute format without a fork (negative) | inode {ino:/}; fuzz -d core.aformat ones
+plain | a symlink's attribute format 0 without a fork | inode {ino:/link_short}; write -d core.aformat 0
+std | the root's attribute format 0 without a fork | inode {ino:/}; write -d core.aformat 0
 plain | a symlink's attribute format without a fork | inode {ino:/link_short}; fuzz -d core.aformat lastbit
 # symlinks' maps and blocks; extents past their AG; bmbt blocks
 std | a symlink extent longer than a target needs | inode {ino:/link_long}; fuzz -d u3.bmx[0].blockcount middlebit
