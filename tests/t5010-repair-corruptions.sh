@@ -34,14 +34,10 @@ n=$(wc -l < "$T/cases")
 plan "$n"
 
 while IFS='|' read -r name image refrc expect cmds; do
-	name=$(rc_trim "$name")
-	image=$(rc_trim "$image")
-	refrc=$(rc_trim "$refrc")
-	expect=$(rc_trim "$expect")
 	img="$T/$name.img"
 	rc_prepare "$name" "$image" "$cmds" "$img" || continue
-	expect=$(rc_expand "$image" "$expect") || { not_ok "$name: bad {ino:} in expect"; rp_rm "$img"; continue; }
-	devs=$(rp_devargs "$img")
+	rc_expand expect "$image" "$expect" || { not_ok "$name: bad {ino:} in expect"; rp_rm "$img"; continue; }
+	rp_devargs devs "$img"
 	sum_before=$(rp_sum_all "$img")
 	# shellcheck disable=SC2016
 	rc_ref "$sum_before" "$T/ref.out" '"$REF_REPAIR" -n $devs "$img" 2>&1'
@@ -61,7 +57,7 @@ while IFS='|' read -r name image refrc expect cmds; do
 	IFS=','
 	for e in $expect; do
 		IFS=$oldifs
-		e=$(rc_trim "$e")
+		rc_trim e "$e"
 		case $e in
 		-) ;;
 		!*) ! has_code "$T/found" "${e#!}" || why="$why false alarm ${e#!};" ;;

@@ -85,7 +85,7 @@ while IFS='|' read -r image what cmds; do
 	done
 	IFS=$oldifs
 	"$REF_DB" -x "$@" "$img" > "$T/db.out" 2>&1
-	devs=$(rp_devargs "$img")
+	rp_devargs devs "$img"
 	# shellcheck disable=SC2086
 	"$REF_REPAIR" -n $devs "$img" 2>&1 | unsplit | sed 's/^\.*//' |
 		grep -E "$words" | ag_order > "$T/ref"

@@ -689,9 +689,13 @@ else
 fi
 rp_rm "$T/x.img"
 
+# kinds of lines: the words, every number made N, with their counts
+kinds() { sed -E 's/(0x)?[0-9a-f]*[0-9][0-9a-f]*/N/g' | sort | uniq -c; }
+mkdir -p "$RP_CACHE/ref-lines"
 while IFS='|' read -r image what cmds leftout; do
-	image=$(echo "$image" | tr -d ' ')
-	what=$(echo "$what" | sed 's/^ *//; s/ *$//')
+	rc_trim image "$image"
+	rc_trim what "$what"
+	rc_trim leftout "$leftout"
 	src=$(rp_image "$image") || { not_ok "$what: image $image"; continue; }
 	img="$T/x.img"
 	rp_copy "$src" "$img" || { not_ok "$what: copying the image"; continue; }
@@ -701,28 +705,32 @@ while IFS='|' read -r image what cmds leftout; do
 		rp_rm "$img"
 		continue
 	fi
-	devs=$(rp_devargs "$img")
+	rp_devargs devs "$img"
 	# shellcheck disable=SC2086
 	"$XK_REPAIR" -n $devs "$img" > "$T/ours.raw" 2>&1
 	rc_ours=$?
 	sort -u "$T/ours.raw" > "$T/ours"
-	leftout=$(echo "$leftout" | sed 's/^ *//; s/ *$//')
+	kinds < "$T/ours.raw" > "$T/ours.kinds"
 	# The reference's run on this damage is the same in every build (the
 	# image is the cached one, the damage the reference xfs_db's): kept
-	# beside the images, so the sanitizer build's pass does not run it
-	# again.  But its phase 3 takes AGs on more than one thread: which
-	# of two inodes in different AGs claims a block first can change with
-	# the load.  Where ours misses a line, the reference is run again (up
-	# to twice) and any output it gives that ours covers is taken.
-	refkey=$({ basename "$src"; echo "$cmds"; "$REF_REPAIR" -V; } |
-		 sha256sum | cut -c1-16)
-	refout="$RP_CACHE/ref-lines/$refkey"
+	# beside the images (a file: its exit code, then its output), so the
+	# sanitizer build's pass does not run it again.  But its phase 3
+	# takes AGs on more than one thread: which of two inodes in different
+	# AGs claims a block first can change with the load.  Where ours
+	# misses a line, the reference is run again (up to four times: on a
+	# loaded machine one order can come out several times in a row) and
+	# any output it gives that ours covers is taken.
+	refkey=$(sha256sum <<EOF
+${src##*/}
+$cmds
+$RC_REF_VERSION
+EOF
+)
+	refout="$RP_CACHE/ref-lines/${refkey%% *}"
 	stale=""
-	for attempt in 1 2 3; do
-		if [ "$attempt" = 1 ] && [ -f "$refout.rc" ] &&
-		   [ -f "$refout.out" ]; then
-			cp "$refout.out" "$T/ref.raw"
-			rc_ref=$(cat "$refout.rc")
+	for attempt in 1 2 3 4 5; do
+		if [ "$attempt" = 1 ] && [ -f "$refout" ]; then
+			{ read -r rc_ref; cat > "$T/ref.raw"; } < "$refout"
 			fresh=""
 		else
 			# shellcheck disable=SC2086
@@ -730,33 +738,27 @@ while IFS='|' read -r image what cmds leftout; do
 			rc_ref=$?
 			fresh=1
 		fi
-		unsplice < "$T/ref.raw" > "$T/ref.joined"
-		grep -aEv "$noise" "$T/ref.joined" | sort -u > "$T/ref"
+		unsplice < "$T/ref.raw" | grep -aEv "$noise" > "$T/ref.joined"
 		if [ -n "$leftout" ]; then
 			# the left-out lines must be there: else the case is stale
-			if ! grep -qE "$leftout" "$T/ref"; then
+			if ! grep -qE "$leftout" "$T/ref.joined"; then
 				stale=1
 				break
 			fi
-			grep -vE "$leftout" "$T/ref" > "$T/ref.kept"
-			mv "$T/ref.kept" "$T/ref"
+			grep -vE "$leftout" "$T/ref.joined" | sort -u > "$T/ref"
+		else
+			sort -u "$T/ref.joined" > "$T/ref"
 		fi
 		comm -23 "$T/ref" "$T/ours" > "$T/missing"
-		# kinds of lines: the words, every number made N
-		kinds() { sed -E 's/(0x)?[0-9a-f]*[0-9][0-9a-f]*/N/g' | sort | uniq -c; }
-		grep -aEv "$noise" "$T/ref.joined" | kinds > "$T/ref.kinds"
-		kinds < "$T/ours.raw" > "$T/ours.kinds"
+		kinds < "$T/ref.joined" > "$T/ref.kinds"
 		awk 'NR == FNR { k = $0; sub(/^ *[0-9]+ /, "", k); ref[k] = $1; next }
 		     { k = $0; sub(/^ *[0-9]+ /, "", k)
 		       if ($1 > (k in ref ? ref[k] : 1)) print $1 "x (reference " (k in ref ? ref[k] : 0) "x): " k }' \
 			"$T/ref.kinds" "$T/ours.kinds" | grep -Ev "$flood_ok" > "$T/flood"
 		if [ -n "$fresh" ] && { [ "$attempt" = 1 ] ||
 		   [ ! -s "$T/missing" ]; }; then
-			mkdir -p "$RP_CACHE/ref-lines" &&
-			cp "$T/ref.raw" "$refout.out.$$" &&
-			echo "$rc_ref" > "$refout.rc.$$" &&
-			mv "$refout.out.$$" "$refout.out" &&
-			mv "$refout.rc.$$" "$refout.rc"
+			{ echo "$rc_ref"; cat "$T/ref.raw"; } > "$refout.$$" &&
+				mv "$refout.$$" "$refout"
 		fi
 		# ours of the strict kinds that the reference does not print
 		grep -aE "$strict" "$T/ours" | comm -23 - "$T/ref" > "$T/false"

@@ -66,8 +66,9 @@ same() {
 
 for image in std plain; do
 	src=$(rp_image "$image") || { not_ok "$image: image"; not_ok "$image: image"; continue; }
-	# shellcheck disable=SC2046
-	run "$src" "$T/$image" $(rp_devargs "$src")
+	rp_devargs devs "$src"
+	# shellcheck disable=SC2086
+	run "$src" "$T/$image" $devs
 	same "clean $image" "$T/$image"
 	if [ "$(how "$T/$image.all")" = "AGs walked at once" ] &&
 	   [ "$(how "$T/$image.one")" = "AGs walked in turn" ]; then
@@ -79,12 +80,11 @@ done
 
 cross=
 while IFS='|' read -r name image refrc expect cmds; do
-	name=$(rc_trim "$name")
-	image=$(rc_trim "$image")
 	img="$T/$name.img"
 	rc_prepare "$name" "$image" "$cmds" "$img" || continue
-	# shellcheck disable=SC2046
-	run "$img" "$T/$name.out" $(rp_devargs "$img")
+	rp_devargs devs "$img"
+	# shellcheck disable=SC2086
+	run "$img" "$T/$name.out" $devs
 	same "$name" "$T/$name.out"
 	[ "$name" = dup_cross_ag ] && cross=$(how "$T/$name.out.all")
 	rp_rm "$img"

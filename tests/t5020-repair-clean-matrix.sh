@@ -54,7 +54,8 @@ done
 
 for n in std plain nosparse extlog rt; do
 	img=$(rp_image "$n") || { not_ok "$n: image"; continue; }
-	# shellcheck disable=SC2046
-	one "repair image $n" "$img" $(rp_devargs "$img")
+	rp_devargs devs "$img"
+	# shellcheck disable=SC2086
+	one "repair image $n" "$img" $devs
 done
 done_testing

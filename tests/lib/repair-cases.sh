@@ -2,10 +2,11 @@
 # apply one to a copy of its image.  Source after test-lib.sh and
 # repair-images.sh.
 #
-#   rc_cases > FILE             # NAME|IMAGE|REF-RC|EXPECT|COMMANDS lines
+#   rc_cases > FILE             # NAME|IMAGE|REF-RC|EXPECT|COMMANDS lines,
+#                               # each field without blanks around it
 #                               # ($RP_CASES: an egrep of names to keep)
-#   rc_trim " x "               # x
-#   rc_expand IMAGE TEXT        # TEXT with each {ino:/path} replaced
+#   rc_trim VAR " x "           # VAR=x
+#   rc_expand VAR IMAGE TEXT    # VAR=TEXT with each {ino:/path} replaced
 #   rc_damage IMAGE CMDS IMG OUT  # damage IMG with the reference xfs_db
 #                               # (or CMDS' "!shell"); its output in OUT;
 #                               # 1: a {ino:} path is not in IMAGE,
@@ -21,29 +22,49 @@ RC_SHELL_HELPERS='logdaddr() {
 	$DB -r -c "convert fsb $_ls daddr" "$IMG" | sed "s/.*(\(.*\)).*/\1/"
 };'
 
+# The loops that read these run a few hundred cases, and on a virtual
+# machine every process they start costs milliseconds that do not overlap
+# with the other tests': the helpers below set variables rather than
+# print into $(...), and start no process but the one doing the work.
 rc_cases() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$RC_CASES_FILE" |
-		if [ -n "$RP_CASES" ]; then grep -E "^[[:space:]]*($RP_CASES)[[:space:]]*\|"; else cat; fi
+		if [ -n "$RP_CASES" ]; then grep -E "^[[:space:]]*($RP_CASES)[[:space:]]*\|"; else cat; fi |
+		awk '{	# the commands (the rest of the line) may hold a "|"
+			line = ""
+			for (i = 1; i <= 4; i++) {
+				f = substr($0, 1, index($0, "|") - 1)
+				$0 = substr($0, index($0, "|") + 1)
+				gsub(/^[ \t]+|[ \t]+$/, "", f)
+				line = line f "|"
+			}
+			gsub(/^[ \t]+|[ \t]+$/, "")
+			print line $0 }'
 }
 
 rc_trim() {
-	_t=${1#"${1%%[![:space:]]*}"}
-	printf '%s\n' "${_t%"${_t##*[![:space:]]}"}"
+	_t=${2#"${2%%[![:space:]]*}"}
+	eval "$1=\${_t%\"\${_t##*[![:space:]]}\"}"
 }
 
 rc_expand() {
-	_img=$1 _cmd=$2
+	_ev=$1 _img=$2 _cmd=$3 _done=
 	while :; do
-		_p=$(echo "$_cmd" | sed -n 's/.*{ino:\([^}]*\)}.*/\1/p')
-		[ -n "$_p" ] || break
+		case $_cmd in
+		*"{ino:"*"}"*) ;;
+		*) break ;;
+		esac
+		_p=${_cmd#*"{ino:"}
+		_p=${_p%%"}"*}
 		_i=$(rp_ino "$_img" "$_p") || return 1
-		_cmd=$(echo "$_cmd" | sed "s#{ino:$_p}#$_i#")
+		_done=$_done${_cmd%%"{ino:$_p}"*}$_i
+		_cmd=${_cmd#*"{ino:$_p}"}
 	done
-	echo "$_cmd"
+	eval "$_ev=\$_done\$_cmd"
 }
 
 rc_damage() {
-	_image=$1 _cmds=$(rc_trim "$2") _dimg=$3 _out=$4
+	_image=$1 _dimg=$3 _out=$4
+	rc_trim _cmds "$2"
 	: > "$_out"
 	case $_cmds in
 	!*)
@@ -58,14 +79,16 @@ rc_damage() {
 	IFS=';'
 	for _c in $_cmds; do
 		IFS=$_oldifs
-		_c=$(rc_expand "$_image" "$(rc_trim "$_c")") || { IFS=$_oldifs; return 1; }
+		rc_trim _c "$_c"
+		rc_expand _c "$_image" "$_c" || { IFS=$_oldifs; return 1; }
 		set -- "$@" -c "$_c"
 		IFS=';'
 	done
 	IFS=$_oldifs
 	[ $# -gt 0 ] || return 0
-	# shellcheck disable=SC2046
-	"$REF_DB" -x $(rp_dbargs "$_dimg") "$@" "$_dimg" > "$_out" 2>&1
+	rp_dbargs _dbargs "$_dimg"
+	# shellcheck disable=SC2086
+	"$REF_DB" -x $_dbargs "$@" "$_dimg" > "$_out" 2>&1
 	! grep -qiE 'write error|invalid|not found|no such|usage:|parsing error' "$_out" ||
 		return 2
 	return 0
@@ -94,23 +117,27 @@ rc_prepare() {
 # in OUT, and return its exit code.  KEY says what the input is (the
 # damaged image's checksum: some damages are not the same twice); the
 # run is kept in $RP_CACHE/ref-runs under KEY, CMDLINE as written and
-# the reference's version, so that the sanitizer build's pass, which
-# damages the same images the same way, reads it instead of starting
-# the reference again.  The scratch directory's name, which changes
-# from run to run, is kept as @T@.
+# the reference's version (a file: the exit code, then the output), so
+# that the sanitizer build's pass, which damages the same images the
+# same way, reads it instead of starting the reference again.  The
+# scratch directory's name, which changes from run to run, is kept as
+# @T@.
 RC_REF_VERSION=$("$REF_REPAIR" -V 2>/dev/null)
 rc_ref() {
-	_rk=$(printf '%s\n' "$1" "$3" "$RC_REF_VERSION" | sha256sum | cut -c1-16)
-	_rf="$RP_CACHE/ref-runs/$_rk"
-	if [ -f "$_rf.out" ] && [ -f "$_rf.rc" ]; then
-		sed "s|@T@|$T|g" "$_rf.out" > "$2"
-		return "$(cat "$_rf.rc")"
+	_rk=$(sha256sum <<EOF
+$1
+$3
+$RC_REF_VERSION
+EOF
+)
+	_rf="$RP_CACHE/ref-runs/${_rk%% *}"
+	if [ -f "$_rf" ]; then
+		{ read -r _rr; sed "s|@T@|$T|g" > "$2"; } < "$_rf"
+		return "$_rr"
 	fi
 	eval "$3" > "$2"
 	_rr=$?
-	mkdir -p "$RP_CACHE/ref-runs" &&
-		sed "s|$T|@T@|g" "$2" > "$_rf.out.$$" &&
-		echo "$_rr" > "$_rf.rc.$$" &&
-		mv "$_rf.out.$$" "$_rf.out" && mv "$_rf.rc.$$" "$_rf.rc"
+	[ -d "$RP_CACHE/ref-runs" ] || mkdir -p "$RP_CACHE/ref-runs"
+	{ echo "$_rr"; sed "s|$T|@T@|g" "$2"; } > "$_rf.$$" && mv "$_rf.$$" "$_rf"
 	return $_rr
 }

@@ -56,18 +56,22 @@ rp_image() {
 	echo "$_base.img"
 }
 
-# rp_devargs IMG: the -l/-r options xfs_repair needs for IMG (a cached
-# image or a copy made by rp_copy); rp_dbargs IMG: the same for xfs_db.
+# rp_devargs VAR IMG: VAR = the -l/-r options xfs_repair needs for IMG
+# (a cached image or a copy made by rp_copy); rp_dbargs VAR IMG: the
+# same for xfs_db.  (Variables, not output: the case loops call them for
+# every case, and a $(...) costs a process.)
 rp_devargs() {
-	[ -f "$1.log" ] && printf -- '-l %s ' "$1.log"
-	[ -f "$1.rt" ] && printf -- '-r %s ' "$1.rt"
-	return 0
+	_da=
+	[ -f "$2.log" ] && _da="-l $2.log "
+	[ -f "$2.rt" ] && _da="$_da-r $2.rt "
+	eval "$1=\$_da"
 }
 
 rp_dbargs() {
 	# (the reference xfs_db opens no realtime device)
-	[ -f "$1.log" ] && printf -- '-l %s ' "$1.log"
-	return 0
+	_da=
+	[ -f "$2.log" ] && _da="-l $2.log "
+	eval "$1=\$_da"
 }
 
 # rp_sum_all IMG: rp_sum of an image and of its log and realtime devices.

@@ -269,7 +269,7 @@ for n in $images; do
 				elif [ -n "$before" ] && [ "$before" = "$after" ]; then
 					verdict=NOOP
 				else
-					devs=$(rp_devargs "$img")
+					rp_devargs devs "$img"
 					# shellcheck disable=SC2086
 					timeout "$tmo" "$REF_REPAIR" -n $devs "$img" > "$W/ref" 2>&1
 					refrc=$?
