@@ -5,11 +5,15 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 "$top/scripts/setup-deps.sh" --tests || exit 1
 jobs=$(nproc)
 status=0
-# Both builds test against the same reference-made corpus and repair
-# images (and t5015's record of the reference's runs): build them once.
+# Both builds test against the same images, made by the reference mkfs
+# and the kernel (and the same record of the reference's runs): build
+# them once, in the first build's directory.
 : "${CORPUS_CACHE:=$top/build/tests/corpus-cache}"
 : "${RP_CACHE:=$top/build/tests/repair-cache}"
-export CORPUS_CACHE RP_CACHE
+: "${DB_CACHE:=$top/build/tests/db-cache}"
+: "${AG_CACHE:=$top/build/tests/ag-cache}"
+: "${ALLOC_CACHE:=$top/build/tests/alloc-cache}"
+export CORPUS_CACHE RP_CACHE DB_CACHE AG_CACHE ALLOC_CACHE
 for variant in build build-asan; do
 	args=""
 	[ "$variant" = build-asan ] && args="--enable-sanitizers"

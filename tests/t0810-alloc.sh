@@ -24,23 +24,32 @@ db() { "$REF_DB" -r "$@"; }
 # dump_ag IMG AGNO: the AG's AGF, AGFL, fdblocks and every block of its
 # bnobt, cntbt and rmapbt, as the reference prints them (LSNs left out:
 # the reference's log sequence numbers are not the allocator's concern).
-dump_tree() {	# IMG FSB_OF_AG_BLOCK_0 TYPE AGBNO
-	_o=$(db -c "fsblock $(($2 + $4))" -c "type $3" -c p "$1")
-	echo "== $3 block $4"
-	echo "$_o" | grep -v '^lsn = '
-	for _p in $(echo "$_o" | sed -n 's/^ptrs\[[0-9-]*\] = //p'); do
-		dump_tree "$1" "$2" "$3" "${_p#*:}"
+dump_tree() {	# IMG FSB_OF_AG_BLOCK_0 TYPE AGBNO: a level a time, one xfs_db each
+	_img=$1 _base=$2 _type=$3 _level=$4
+	while [ -n "$_level" ]; do
+		echo "== $_type blocks $_level"
+		set --
+		for _b in $_level; do
+			set -- "$@" -c "fsblock $((_base + _b))" -c "type $_type" -c p
+		done
+		_o=$(db "$@" "$_img")
+		echo "$_o" | grep -v '^lsn = '
+		_level=
+		for _p in $(echo "$_o" | sed -n 's/^ptrs\[[0-9-]*\] = //p'); do
+			_level="$_level ${_p#*:}"
+		done
 	done
 }
 dump_ag() {
-	_blog=$(db -c "sb 0" -c "p agblklog" "$1" | sed 's/.* = //')
-	db -c "agf $2" -c p -c "agfl $2" -c p -c "sb 0" -c "p fdblocks" "$1" |
-		grep -v '^lsn = '
-	for _t in bnobt:bnoroot cntbt:cntroot rmapbt:rmaproot; do
-		_r=$(db -c "agf $2" -c "p ${_t#*:}" "$1" 2>/dev/null |
-		     sed -n 's/^[a-z]* = \([0-9][0-9]*\)$/\1/p')
+	_o=$(db -c "sb 0" -c "p agblklog" -c "agf $2" -c p -c "agfl $2" -c p \
+		-c "sb 0" -c "p fdblocks" "$1")
+	echo "$_o" | grep -v '^lsn = '
+	_agblklog= _bnoroot= _cntroot= _rmaproot=
+	eval "$(echo "$_o" | sed -n 's/^\(agblklog\|bnoroot\|cntroot\|rmaproot\) = \([0-9][0-9]*\)$/_\1=\2/p')"
+	for _t in "bnobt $_bnoroot" "cntbt $_cntroot" "rmapbt $_rmaproot"; do
+		_r=${_t#* }
 		[ -n "$_r" ] && [ "$_r" != 0 ] || continue
-		dump_tree "$1" $(($2 << _blog)) "${_t%:*}" "$_r"
+		dump_tree "$1" $(($2 << _agblklog)) "${_t% *}" "$_r"
 	done
 }
 agcount() { db -c "sb 0" -c "p agcount" "$1" | sed 's/.* = //'; }
@@ -195,9 +204,10 @@ fi
 
 # ---- 700 allocations and frees in a row against the reference ----
 # A 1 KiB rmapbt image whose free space the kernel fragmented (1400
-# one-block files, every other one deleted), cached between runs.
+# one-block files, every other one deleted), cached between runs in
+# $ALLOC_CACHE (by default $top_builddir/tests/alloc-cache).
 frag_image() {
-	_c="$top_builddir/tests/alloc-cache"
+	_c=${ALLOC_CACHE:-$top_builddir/tests/alloc-cache}
 	mkdir -p "$_c"
 	_key=$( { sed -n '/^frag_image()/,/^}/p' "$0"; "$REF_MKFS" -V; } | cksum | cut -d' ' -f1)
 	_img="$_c/frag-$_key.img"

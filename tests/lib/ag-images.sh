@@ -1,5 +1,6 @@
 # Images for the AG tests, made by the reference mkfs.xfs and cached under
-# $top_builddir/tests/ag-cache.  A test sources this after test-lib.sh:
+# $AG_CACHE (by default $top_builddir/tests/ag-cache).  A test sources
+# this after test-lib.sh:
 #
 #   ag_deep_image             path of the deep image (shared: copy it to write)
 #   ag_deep_ag                the AG of the deep image that holds its trees
