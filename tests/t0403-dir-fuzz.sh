@@ -59,13 +59,15 @@ for i in $inos; do "$DIRTOOL" "$img" "$i" > /dev/null 2>&1 || ok=0; done
 # the damage of every round: a block (a line of $T/blocks), then 1-8
 # (offset in it, byte) pairs; half the hits go to the first 128 bytes,
 # where the headers and counts are
-awk -v n="$rounds" -v seed="$seed" 'NR == FNR { size[NR] = $3; nb = NR; next }
+# (each line also says the block's inode and where the block starts: the
+# loop below then starts no process to look them up)
+awk -v n="$rounds" -v seed="$seed" 'NR == FNR { ino[NR] = $1; base[NR] = $2; size[NR] = $3; nb = NR; next }
 END {
 	srand(seed)
 	for (r = 0; r < n; r++) {
 		line = int(rand() * nb) + 1
 		k = int(rand() * 8) + 1
-		s = r " " line
+		s = r " " ino[line] " " base[line]
 		for (j = 0; j < k; j++) {
 			off = rand() < 0.5 ? int(rand() * 128) : int(rand() * size[line])
 			s = s " " off ":" int(rand() * 256)
@@ -75,15 +77,15 @@ END {
 }' "$T/blocks" /dev/null > "$T/rounds"
 
 bad=""
-while read -r r line hits; do
-	set -- $(sed -n "${line}p" "$T/blocks")
-	ino=$1 base=$2
+while read -r r ino base hits; do
 	# the fs block holding the damaged bytes (an inode lies inside one)
 	dd if="$img" of="$T/save" bs="$bs" skip=$((base / bs)) count=1 2>/dev/null
+	# every byte of the round in one process
+	set --
 	for h in $hits; do
-		printf "$(printf '\\%03o' "${h#*:}")" |
-			dd of="$img" bs=1 seek=$((base + ${h%:*})) conv=notrunc 2>/dev/null
+		set -- "$@" -c "pwrite -q -S ${h#*:} $((base + ${h%:*})) 1"
 	done
+	"$REF_IO" "$@" "$img"
 	timeout 60 "$DIRTOOL" "$img" "$ino" > /dev/null 2>&1
 	rc=$?
 	# 2: the damaged short-form inode could not be read at all

@@ -63,6 +63,7 @@ WALKFS="$top_builddir/tests/tools/walkfs"
 REF_MKFS=/usr/sbin/mkfs.xfs
 REF_DB=/usr/sbin/xfs_db
 REF_REPAIR=/usr/sbin/xfs_repair
+REF_IO=/usr/sbin/xfs_io
 # Our tools, as each lands.
 XK_MKFS="$top_builddir/mkfs/mkfs.xfs"
 XK_DB="$top_builddir/db/xfs_db"
@@ -155,7 +156,8 @@ need_loop() {
 }
 
 need_ref() {
-	[ -x "$REF_MKFS" ] && [ -x "$REF_DB" ] && [ -x "$REF_REPAIR" ] ||
+	[ -x "$REF_MKFS" ] && [ -x "$REF_DB" ] && [ -x "$REF_REPAIR" ] &&
+		[ -x "$REF_IO" ] ||
 		skip_all "reference xfsprogs not installed (apt-get install xfsprogs)"
 }
 
@@ -211,7 +213,7 @@ sum_img() {
 #                          mkfs option matrix, the allocator, db writes);
 #   sample_cases < LIST    the cases of a corpus test (one a line) to
 #                          run: all of them, or in the sanitizer pass
-#                          every $XK_SAMPLE-th (default 6) from a start
+#                          every $XK_SAMPLE-th (default 8) from a start
 #                          that moves on each day (XK_SAMPLE_AT=K pins
 #                          it; XK_SAMPLE=1 takes all), said in a diag
 #                          line so a failure can be run again.
@@ -225,7 +227,7 @@ sample_cases() {
 		cat
 		return
 	fi
-	_sn=${XK_SAMPLE:-6}
+	_sn=${XK_SAMPLE:-8}
 	_sa=${XK_SAMPLE_AT:-$(($(date +%s) / 86400 % _sn))}
 	echo "# sanitizer build: every ${_sn}th case from $_sa" \
 		"(XK_SAMPLE=$_sn XK_SAMPLE_AT=$_sa)" >&2
