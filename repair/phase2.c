@@ -364,20 +364,22 @@ static const char *bt_name(enum fs_objtype t, const struct btree_ops **ops)
 }
 
 /*
- * Is the checksum of the AG btree block at daddr wrong?  The kernel's
- * read verifiers check it before anything else, a block of another kind
- * included (a bad magic number is then a bad checksum first).
+ * Is the checksum of the btree block at daddr wrong?  The kernel's read
+ * verifiers check it before anything else, a block of another kind
+ * included (a bad magic number is then a bad checksum first).  crc_off:
+ * where the checksum lies, XFS_BTREE_SBLOCK_CRC_OFF for the AG btrees,
+ * XFS_BTREE_LBLOCK_CRC_OFF for the bmbt.
  */
-static bool block_crc_bad(struct repair *r, xfs_daddr_t daddr)
+bool rp_block_crc_bad(struct fs *fs, xfs_daddr_t daddr, size_t crc_off)
 {
-	const struct fs_geom *g = &r->fs->geo;
 	struct fs_buf *bp;
 	bool bad;
 
 	if (daddr == (xfs_daddr_t)-1 ||
-	    fs_read_blocks(r->fs, daddr_to_fsb(g, daddr), 1, NULL, NULL, &bp))
+	    fs_read_blocks(fs, daddr_to_fsb(&fs->geo, daddr), 1, NULL, NULL,
+			   &bp))
 		return false;
-	bad = !xfs_cksum_verify(bp->data, bp->len, XFS_BTREE_SBLOCK_CRC_OFF);
+	bad = !xfs_cksum_verify(bp->data, bp->len, crc_off);
 	buf_release(bp);
 	return bad;
 }
@@ -401,7 +403,8 @@ static int block_read_error(struct repair *r, const struct fs_findings *fl,
 		case PR_BTREE_BAD_CRC:
 			return -EBADMSG;	/* the kernel's EFSBADCRC */
 		case PR_BTREE_BAD_MAGIC:
-			if (block_crc_bad(r, f->obj.daddr))
+			if (rp_block_crc_bad(r->fs, f->obj.daddr,
+					     XFS_BTREE_SBLOCK_CRC_OFF))
 				return -EBADMSG;
 			err = -EUCLEAN;	/* EFSCORRUPTED */
 			break;

@@ -460,26 +460,6 @@ static void say_bmbt_suspect(struct p3ag *c, xfs_daddr_t daddr)
 	rp_say(c->out, PR_RP_BT_SUSPECT, &a);
 }
 
-/*
- * Is the checksum of the bmbt block at daddr wrong, as the kernel's read
- * verifier checks it before the magic number?  (libfs, finding another
- * kind of block, says only the magic number.)
- */
-static bool bmbt_crc_bad(struct p3ag *c, xfs_daddr_t daddr)
-{
-	const struct fs_geom *g = &c->r->fs->geo;
-	struct fs_buf *bp;
-	bool bad;
-
-	if (daddr == (xfs_daddr_t)-1 ||
-	    fs_read_blocks(c->r->fs, daddr_to_fsb(g, daddr), 1, NULL, NULL,
-			   &bp))
-		return false;
-	bad = !xfs_cksum_verify(bp->data, bp->len, XFS_BTREE_LBLOCK_CRC_OFF);
-	buf_release(bp);
-	return bad;
-}
-
 /* Print one finding of this inode, in the reference's terms. */
 static void say_finding(struct p3ag *c, const struct fs_finding *f,
 			uint16_t mode, bool attr)
@@ -551,7 +531,7 @@ static void say_finding(struct p3ag *c, const struct fs_finding *f,
 	}
 	/* a block of another kind: its checksum fails the verifier first */
 	if (f->code == PR_BTREE_BAD_MAGIC && f->obj.type == OBJ_BMBT &&
-	    bmbt_crc_bad(c, f->obj.daddr))
+	    rp_block_crc_bad(c->r->fs, f->obj.daddr, XFS_BTREE_LBLOCK_CRC_OFF))
 		say_bmbt_suspect(c, f->obj.daddr);
 	switch (f->code) {
 	case PR_INODE_BAD_FORKOFF:

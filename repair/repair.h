@@ -212,6 +212,10 @@ struct repair {
 	uint32_t		log_head_cycle, log_head_block;
 };
 
+/* phase2.c: does the btree block at daddr fail its checksum (the CRC at
+ * crc_off: XFS_BTREE_SBLOCK_CRC_OFF or XFS_BTREE_LBLOCK_CRC_OFF)? */
+bool rp_block_crc_bad(struct fs *fs, xfs_daddr_t daddr, size_t crc_off);
+
 /* phase2.c: was an inobt record read from a leaf phase 2 found refused? */
 bool rp_ino_rec_refused(const struct repair *r, xfs_agnumber_t agno,
 			const struct inobt_irec *irec);
