@@ -2045,14 +2045,18 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		if (!attr_map_bad)
 			ch->unreadable &= ~readable;
 		/*
-		 * A short-form directory the kernel's verifier refuses for an
-		 * inode number: the reference's library names it each time
-		 * it fails to load the directory.  Its entries and parent
-		 * are not read.
+		 * A directory whose attribute fork is refused: the reference
+		 * reads its content before its verdict, and so knows its
+		 * parent when phase 6 reaches it from there (its entries stay
+		 * unread: keep_cleared dropped them).  But a short-form
+		 * directory the kernel's verifier refuses for an inode
+		 * number, which the reference's library names each time it
+		 * fails to load it, has its entries and parent unread.
 		 */
 		if (inode_is_dir(&ip) && c->dhdr.dir == c->ino &&
-		    c->dhdr.sf_badino != NULLFSINO) {
-			c->dhdr.dotdot = NULLFSINO;
+		    (attr_map_bad || c->dhdr.sf_badino != NULLFSINO)) {
+			if (c->dhdr.sf_badino != NULLFSINO)
+				c->dhdr.dotdot = NULLFSINO;
 			im_dir_add(r->imap, &c->dhdr, &c->edges);
 		}
 		goto out;

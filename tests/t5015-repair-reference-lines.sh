@@ -256,6 +256,8 @@ plain | bmbt leaf: right sibling that skips the next leaf | inode {ino:/file_btr
 plain | attribute fork format out of range (negative) | inode {ino:/file_btree}; fuzz -d core.aformat firstbit
 plain | a file's attribute fork format: kept, its entry stays | inode {ino:/file_btree}; write -d core.aformat 7
 plain | a directory's attribute fork format: kept, unreadable | inode {ino:/dir_block}; fuzz -d core.aformat firstbit
+std | a short-form directory's attribute fork format: kept, its parent known | inode {ino:/dir_sf}; write -d core.aformat 139
+std | a node directory's attribute fork format: kept, its parent known | inode {ino:/dir_node}; write -d core.aformat 139
 plain | a btree directory's extent count that fits the fork: its root refused | inode {ino:/dir_node}; fuzz -d core.nextents zeroes
 plain | a btree directory's extent count below its tree's: its blocks refused | inode {ino:/dir_node}; fuzz -d core.nextents lastbit
 std | a btree directory's extent count above its tree's: its blocks refused | inode {ino:/dir_node}; fuzz -d core.nextents lastbit
