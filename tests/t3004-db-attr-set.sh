@@ -34,19 +34,20 @@ run() {	# run TOOL IMAGE "seq"
 	"$tool" -x "$@" "$target" 2>&1 </dev/null
 }
 
-# every attribute block the fork maps, as the reference prints it
+# every attribute block the fork maps, as the reference prints it (one
+# xfs_db for them all: a node-form fork has dozens)
 dump_raw() {	# dump_raw IMAGE INO
-	"$REF_DB" -r -c "inode $2" -c "p a.bmx" "$1" 2>/dev/null |
-		sed -n 's/^[0-9]*:\[\([0-9]*\),[0-9]*,\([0-9]*\),[01]\].*/\1 \2/p' |
-	while read -r off len; do
-		i=0
-		while [ "$i" -lt "$len" ]; do
-			echo "== ablock $((off + i))"
-			"$REF_DB" -r -c "inode $2" -c "ablock $((off + i))" -c p \
-				"$1" 2>&1
-			i=$((i + 1))
-		done
+	set -- "$1" "$2" $("$REF_DB" -r -c "inode $2" -c "p a.bmx" "$1" 2>/dev/null |
+		awk -F'[][,:]' '/^[0-9]+:\[[0-9]+,[0-9]+,[0-9]+,[01]\]/ {
+			for (i = 0; i < $5; i++) print $3 + i }')
+	_img=$1 _ino=$2
+	shift 2
+	[ $# -gt 0 ] || return 0
+	for _b in "$@"; do
+		set -- "$@" -c "inode $_ino" -c "ablock $_b" -c p
+		shift
 	done
+	"$REF_DB" -r "$@" "$_img" 2>&1
 }
 
 # the inode and its attribute blocks, but for what differs by nature
