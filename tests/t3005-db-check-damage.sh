@@ -51,7 +51,10 @@ while IFS='|' read -r name image refrc expect cmds; do
 	rp_dbargs dbdevs "$img"
 	# the traced inode and block: the case's first {ino:} or the root's
 	case $cmds in
-	*"{ino:"*"}"*) trace_ino=${cmds#*"{ino:"} trace_ino=${trace_ino%%"}"*} ;;
+	*"{ino:"*"}"*)
+		trace_ino=${cmds#*"{ino:"}
+		trace_ino=${trace_ino%%"}"*}
+		;;
 	*) trace_ino=/ ;;
 	esac
 	trace_ino=$(rp_ino "$image" "$trace_ino")

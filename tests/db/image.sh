@@ -3,8 +3,9 @@
 #   image.sh NAME      NAME is one of the sets below
 # Images are made by the reference mkfs.xfs and populated through a kernel
 # loop mount (tests/db/mkimage.sh); they live in $DB_CACHE (by default
-# $top_builddir/tests/db-cache) under a key that changes with mkimage.sh, the options and the reference
-# version.  A lock per image lets parallel tests share one build.
+# $top_builddir/tests/db-cache) under a key that changes with mkimage.sh,
+# the options and the reference version.  A lock per image lets parallel
+# tests share one build.
 set -e
 : "${top_srcdir:?}" "${top_builddir:?}"
 name=$1
