@@ -675,19 +675,22 @@ int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
  * no reflink flag of it, so a file sharing blocks is one to set the flag
  * on ("setting reflink flag on inode N").  Only forks whose walk finds
  * nothing wrong are claimed (of others we cannot say what it reads);
- * nothing is said.
+ * nothing is said.  Returns whether the data fork's walk was clean, its
+ * extents then in *del for the caller to free.
  */
-void claim_kept_forks(struct p3ag *c, const void *raw)
+bool claim_kept_forks(struct p3ag *c, const void *raw, struct fs_extents *del)
 {
 	struct fs *fs = c->r->fs;
 	struct fs_inode ip;
 	size_t fl0 = c->fl.n;
+	bool data_clean = false;
 
+	extents_init(del);
 	if (inode_decode(&fs->geo, c->ino, raw, &ip))
-		return;
+		return false;
 	if (ip.flags & XFS_DIFLAG_REALTIME) {
 		inode_release(&ip);
-		return;
+		return false;
 	}
 	c->ip = &ip;
 	for (int fork = XFS_DATA_FORK; fork <= XFS_ATTR_FORK; fork++) {
@@ -708,15 +711,23 @@ void claim_kept_forks(struct p3ag *c, const void *raw)
 		fork_extents(fs, &ip, fork, &el, claim_bmbt, c, &c->fl);
 		n = walk_end(c, &el);
 		n = walk_claims(c, &el, n, false);
-		if (c->fl.n == fl0 && !el.bad_seen)
+		if (c->fl.n == fl0 && !el.bad_seen) {
 			for (size_t i = 0; i < n; i++)
 				claim_extent(c, &el.v[i], c->attr);
+			if (fork == XFS_DATA_FORK) {
+				el.n = n;
+				*del = el;
+				data_clean = true;
+				extents_init(&el);
+			}
+		}
 		findings_truncate(&c->fl, fl0);
 		extents_free(&el);
 	}
 	c->attr = false;
 	c->ip = NULL;
 	inode_release(&ip);
+	return data_clean;
 }
 
 /*

@@ -912,9 +912,13 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		c->dhdr.dotdot_ftype = IM_FT_NONE;
 		damaged = true;
 	}
-	/* the reference rebuilds a damaged directory of blocks */
+	/*
+	 * The reference rebuilds a damaged directory of blocks -- in its
+	 * phase 6, which does not get to one it cannot load.
+	 */
 	if (damaged) {
-		say_ino(c, PR_RP_DIR_REBUILD, 0, 0);
+		if (!c->unmapped)
+			say_ino(c, PR_RP_DIR_REBUILD, 0, 0);
 		ch->rebuild |= 1ull << bit;
 	}
 	return DV_KEEP;

@@ -1345,6 +1345,47 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 }
 
 /*
+ * An inode with a bad magic number, which the reference would reset: it
+ * reads the inode on as a good one's, forks and content, and only then
+ * says it would have cleared it -- kept (keep_cleared()).  A directory's
+ * content it checks as any directory's: content it gives up on costs the
+ * inode as it would have otherwise, and content it reads tells it the
+ * parent, which phase 6 then knows (the entries stay unread, the inode
+ * being unreadable there).
+ */
+static void kept_bad_magic(struct p3ag *c, struct im_chunk *ch, unsigned bit,
+			   const void *raw, uint16_t mode, uint32_t nlink)
+{
+	struct fs *fs = c->r->fs;
+	struct fs_extents del;
+	struct fs_inode ip;
+	bool walked = claim_kept_forks(c, raw, &del);
+
+	c->dhdr.dir = NULLFSINO;
+	if (walked && S_ISDIR(mode) &&
+	    !inode_decode(&fs->geo, c->ino, raw, &ip)) {
+		bool readable;
+
+		c->unmapped = true;
+		readable = check_content(c, ch, bit, &ip, &del);
+		c->unmapped = false;
+
+		inode_release(&ip);
+		if (!readable) {
+			extents_free(&del);
+			ch->used &= ~(1ull << bit);
+			ch->unreadable |= 1ull << bit;
+			mark_cleared(c, ch, bit);
+			return;
+		}
+	}
+	extents_free(&del);
+	keep_cleared(c, ch, bit, mode, nlink);
+	if (c->dhdr.dir == c->ino)
+		im_dir_add(c->r->imap, &c->dhdr, &c->edges);
+}
+
+/*
  * inode_verify's findings about a bmap btree root in the inode, as the
  * reference meets them: it reads a fork's root only once the core has
  * passed, checks its level first and stops at the first thing wrong.  A
@@ -1748,9 +1789,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	c->attr0_said = false;
 	v = p3_flush(c, mode, version_bad ? judge_old_core : judge_core, false);
 	if (v == V_INODE && magic_bad) {
-		keep_cleared(c, ch, bit, mode, get_be32(d->di_nlink));
-		if (magic_bad)
-			claim_kept_forks(c, raw);
+		kept_bad_magic(c, ch, bit, raw, mode, get_be32(d->di_nlink));
 		return;
 	}
 	if (v == V_INODE && (data_root_bad || local_too_large))
@@ -2025,7 +2064,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		 * first, and content it gives up on costs the inode as it
 		 * would have otherwise.
 		 */
-		if (!check_content(c, ch, bit, &ip, &del)) {
+		bool content_ok;
+
+		c->unmapped = attr_map_bad;
+		content_ok = check_content(c, ch, bit, &ip, &del);
+		c->unmapped = false;
+		if (!content_ok) {
 			ch->used &= ~(1ull << bit);
 			mark_cleared(c, ch, bit);
 			goto out;
@@ -2033,7 +2077,14 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		uint64_t readable = ~ch->unreadable & (1ull << bit);
 
 		ch->rebuild &= ~(1ull << bit);
-		ch->revived &= ~(1ull << bit);
+		/*
+		 * A directory phase 3 could read nothing of but kept is one
+		 * the reference's phase 4 finds in use all the same ("imap
+		 * claims in-use inode N is free") -- when it cannot load it
+		 * for its attribute fork, too.
+		 */
+		if (!attr_map_bad)
+			ch->revived &= ~(1ull << bit);
 		keep_cleared(c, ch, bit, ip.mode, p3_disk_nlink(d));
 		if (d->di_version == 0)
 			ch->v0core |= 1ull << bit;

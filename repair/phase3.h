@@ -30,6 +30,10 @@ struct p3ag {
 						   reference would clear it */
 	bool			attr0_said;	/* "corrupt block 0" of the
 						   attribute fork said */
+	bool			unmapped;	/* phase 6 cannot load it (kept
+						   for its magic number or
+						   attribute fork): no rebuild
+						   of it is said */
 	bool			leaf_unread;	/* a leaf directory's leaf block
 						   is not read to its entries
 						   (dir_tree_words) */

@@ -67,7 +67,7 @@ size_t walk_end(struct p3ag *c, const struct fs_extents *el);
 /* Claim a bmbt block of the fork being mapped (fork_extents callback). */
 int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv);
 /* Claim the forks of an inode kept with a bad magic number. */
-void claim_kept_forks(struct p3ag *c, const void *raw);
+bool claim_kept_forks(struct p3ag *c, const void *raw, struct fs_extents *del);
 /* Clear regular files whose bmbt block an extent read later claimed. */
 void p3_late_dups(struct repair *r);
 /*

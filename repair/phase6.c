@@ -756,8 +756,12 @@ static void find_disconnected(struct p6 *p)
 					rp_say(NULL, dir ? PR_RP_DISCONNECTED_DIR :
 					       PR_RP_DISCONNECTED_INODE, &a);
 					ch->reached |= 1ull << bit;
-					/* the entry lost+found would give it */
-					ch->counted[bit] += dir ? 2 : 1;
+					/*
+					 * the entry lost+found would give it,
+					 * and a directory's "." if it is read
+					 */
+					ch->counted[bit] += dir &&
+						!unreadable(ch, bit) ? 2 : 1;
 					if (dir) {
 						push(p, ino);
 						walk(p);
