@@ -24,7 +24,9 @@
  * On the way, the first entry named ".." is noted, whatever inode it
  * names (the reference takes a block's parent from it), and what the
  * first entry names, of those not marked cleared (a name starting with
- * '/'): its phase 6 knows "." by the inode it names.
+ * '/'): its phase 6 knows "." by the inode it names.  The entries
+ * met on the way can be handed out too (rp_dblk_entries), whatever they
+ * name.
  */
 #include "config.h"
 #include <errno.h>
@@ -36,8 +38,9 @@ static unsigned be16_at(const uint8_t *p)
 	return ((unsigned)p[0] << 8) | p[1];
 }
 
-void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
-		  struct rp_dblk_words *w)
+static void dblk_walk(const struct fs_geom *g, const uint8_t *d,
+		      bool block_form, struct rp_dblk_words *w,
+		      rp_dblk_entry_fn fn, void *priv)
 {
 	const struct xfs_dir3_data_hdr *h = (const void *)d;
 	const uint32_t hdr = sizeof(struct xfs_dir3_data_hdr);
@@ -130,6 +133,9 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 			if (w->dot == NULLFSINO && d[p + 8] == 1 &&
 			    d[p + 9] == '.')
 				w->dot = load_be64(d + p);
+			if (fn)
+				fn(priv, d + p + 9, d[p + 8], load_be64(d + p),
+				   (uint32_t)p);
 			p += sz;
 			lastfree = false;
 		}
@@ -137,6 +143,33 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *d, bool block_form,
 	w->magic = get_be32(h->hdr.magic);
 	w->junk = p != end;
 	w->badbest = freeseen != 7 || badbest;
+}
+
+void rp_dblk_scan(const struct fs_geom *g, const uint8_t *data,
+		  bool block_form, struct rp_dblk_words *w)
+{
+	dblk_walk(g, data, block_form, w, NULL, NULL);
+}
+
+int rp_dblk_entries(struct fs *fs, const struct fs_extents *del,
+		    xfs_dablk_t dablk, bool block_form, rp_dblk_entry_fn fn,
+		    void *priv)
+{
+	const struct fs_geom *g = &fs->geo;
+	struct rp_dblk_words w;
+	struct fs_buf *bp;
+	int err;
+
+	err = fork_read(fs, del, dablk, g->dirblkfsbs, NULL, NULL, &bp);
+	if (err)
+		return err;
+	if (bp->len < g->dirblksize) {
+		buf_release(bp);
+		return -EIO;
+	}
+	dblk_walk(g, bp->data, block_form, &w, fn, priv);
+	buf_release(bp);
+	return 0;
 }
 
 int rp_dblk_words(struct fs *fs, const struct fs_extents *del,

@@ -61,6 +61,7 @@ struct p6_prob {
 	uint64_t	ftype_found, ftype_want;
 	bool		dotdot;		/* the problem is the ".." entry */
 	bool		dot;		/* ... or a "." naming no inode */
+	char		*name;		/* its name, if not found by pos */
 };
 
 struct p6 {
@@ -376,7 +377,8 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 		} else {
 			a.found = dir;
 			a.expected = x->expected;
-			a.s1 = x->dotdot ? ".." : x->dot ? "." : n.name[i];
+			a.s1 = x->dotdot ? ".." : x->dot ? "." :
+			       x->name ? x->name : n.name[i];
 			if (x->code == PR_RP_DOT_NOT_FIRST)
 				a.obj.ino = dir;
 			if (shortform)
@@ -417,6 +419,8 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 	}
 	free(n.name);
 out:
+	for (size_t i = 0; i < p->nprobs; i++)
+		free(p->probs[i].name);
 	p->nprobs = 0;
 }
 
@@ -501,6 +505,72 @@ static void find_unread(struct p6 *p, const struct im_dir *d,
 		return;
 	}
 	dir_iterate_pos(p->r->fs, &ip, NULL, unread_cb, u, NULL);
+	inode_release(&ip);
+}
+
+/*
+ * The entries of a data block the verifier refused in phase 3 (its
+ * checksum right) whose inode number is no inode's at all: phase 3 kept
+ * none of them, and the reference's phase 6, reading the block whole
+ * again, junks each ("points to non-existent inode N").  "." and ".."
+ * are looked at elsewhere (late_dotent, check_dotdot), a name marked
+ * cleared ('/' first) is skipped as the reference skips it, and so is a
+ * number with bits above a 32-bit AG number (the reference cuts them
+ * off, and may find an inode there).
+ */
+struct late {
+	struct p6	*p;
+	size_t		pos;
+};
+
+static void late_entry(void *priv, const uint8_t *name, unsigned namelen,
+		       xfs_ino_t ino, uint32_t off)
+{
+	struct late *l = priv;
+	const struct fs_geom *g = &l->p->r->fs->geo;
+	struct p6_prob *x;
+
+	(void)off;
+	if (!namelen || name[0] == '/' || (name[0] == '.' &&
+	    (namelen == 1 || (namelen == 2 && name[1] == '.'))) ||
+	    ino_valid(g, ino) || (ino >> g->agino_log) > UINT32_MAX)
+		return;
+	add_prob(l->p, l->pos, ino, PR_RP_DIR_ENTRY_NO_INO, 0);
+	x = &l->p->probs[l->p->nprobs - 1];
+	x->name = malloc(namelen + 1);
+	if (x->name) {
+		memcpy(x->name, name, namelen);
+		x->name[namelen] = '\0';
+	}
+}
+
+static void late_entries(struct p6 *p, const struct im_dir *d)
+{
+	const struct inomap *im = p->r->imap;
+	struct late l = { .p = p, .pos = d->n };
+	struct fs_extents el;
+	struct fs_inode ip;
+	bool any = false;
+
+	for (size_t j = im_dblk_first(im, d->dir);
+	     j < im->ndblks && im->dblks[j].dir == d->dir; j++)
+		any |= (im->dblks[j].flags & IM_DBLK_REREAD) &&
+		       !dblk_unread(&im->dblks[j]);
+	if (!any || inode_read(p->r->fs, d->dir, &ip, NULL))
+		return;
+	extents_init(&el);
+	if (!fork_extents(p->r->fs, &ip, XFS_DATA_FORK, &el, NULL, NULL,
+			  NULL))
+		for (size_t j = im_dblk_first(im, d->dir);
+		     j < im->ndblks && im->dblks[j].dir == d->dir; j++) {
+			const struct im_dblk *b = &im->dblks[j];
+
+			if ((b->flags & IM_DBLK_REREAD) && !dblk_unread(b))
+				rp_dblk_entries(p->r->fs, &el, b->dablk,
+						b->flags & IM_DBLK_BLOCK,
+						late_entry, &l);
+		}
+	extents_free(&el);
 	inode_release(&ip);
 }
 
@@ -669,6 +739,7 @@ static void walk(struct p6 *p)
 		}
 		if (d->dotdot_pos >= d->n && !u.dotdot)
 			check_dotdot(p, d, d->n);
+		late_entries(p, d);
 		/*
 		 * A first block read with a ".." but no "." naming the
 		 * directory, or one whose "." is not read: the reference

@@ -277,6 +277,17 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *data,
 /* The same, read through the data fork's extents (0 or a negative errno). */
 int rp_dblk_words(struct fs *fs, const struct fs_extents *del,
 		  xfs_dablk_t dablk, bool block_form, struct rp_dblk_words *w);
+/*
+ * Each entry of such a block read whole, up to where its items stop
+ * parsing, to fn with its name, the inode number it has (valid or not)
+ * and its offset in the block (0 or a negative errno).
+ */
+typedef void (*rp_dblk_entry_fn)(void *priv, const uint8_t *name,
+				 unsigned namelen, xfs_ino_t ino,
+				 uint32_t off);
+int rp_dblk_entries(struct fs *fs, const struct fs_extents *del,
+		    xfs_dablk_t dablk, bool block_form, rp_dblk_entry_fn fn,
+		    void *priv);
 
 /*
  * upgrade.c: -c inobtcount/bigtime/nrext64, after phase 2.  May end the
