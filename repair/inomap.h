@@ -69,7 +69,11 @@ struct im_ag {
 struct im_edge {
 	xfs_ino_t	child;
 	uint8_t		ftype;		/* as the entry says (0: unknown) */
+	uint8_t		flags;		/* IM_EDGE_* */
 };
+
+/* The entry's name is an earlier entry's: phase 6 junks it. */
+#define IM_EDGE_DUP	0x01
 
 struct im_edges {
 	struct im_edge	*v;

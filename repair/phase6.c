@@ -653,6 +653,11 @@ static void walk(struct p6 *p)
 					 PR_RP_DIR_ENTRY_NO_INO, 0);
 				continue;
 			}
+			/* a name an entry before it has: junked, not followed */
+			if (e->flags & IM_EDGE_DUP) {
+				add_prob(p, k, e->child, PR_RP_DIR_DUP_NAME, 0);
+				continue;
+			}
 			/*
 			 * Another entry naming the directory itself, not
 			 * first in block 0: a "." to the reference, which
