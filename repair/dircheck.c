@@ -165,6 +165,32 @@ static size_t dir_flag_dups(struct p3ag *c, const struct fs_inode *ip,
 	return n;
 }
 
+/*
+ * A short-form directory's duplicates, which libfs does not hand out:
+ * an edge each, flagged, after the others (phase 6 names it from where
+ * it is in the fork).
+ */
+static void sf_add_dups(struct p3ag *c, const struct fs_inode *ip)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+		char name[256];
+		xfs_ino_t ino;
+		uint8_t ftype;
+
+		if (f->code != PR_DIR_DUP_NAME || f->obj.type != OBJ_DIR ||
+		    f->obj.index > UINT32_MAX ||
+		    !rp_sf_entry_at(g, ip, (uint32_t)f->obj.index, name, &ino,
+				    &ftype) ||
+		    im_edges_add(&c->edges, ino, ftype))
+			continue;
+		c->edges.v[c->edges.n - 1].flags |= IM_EDGE_DUP;
+		c->edges.v[c->edges.n - 1].sfoff = (uint32_t)f->obj.index;
+	}
+}
+
 /* Phase 6 says a duplicate name in its words ("is a duplicate name"). */
 static bool dup_name_code(const struct fs_finding *f, void *priv)
 {
@@ -868,10 +894,11 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	}
 	dir_check_pos(fs, ip, del, dir_entry_at, &d, &c->fl);
 	keep_notes(c, ftype_out_of_range, NULL);
-	if (ip->format != XFS_DINODE_FMT_LOCAL) {
+	if (ip->format != XFS_DINODE_FMT_LOCAL)
 		ndups = dir_flag_dups(c, ip, del, &dups);
-		keep_notes(c, dup_name_code, NULL);
-	}
+	else
+		sf_add_dups(c, ip);
+	keep_notes(c, dup_name_code, NULL);
 	if (ip->format == XFS_DINODE_FMT_LOCAL) {
 		xfs_ino_t badino;
 

@@ -130,7 +130,7 @@ int im_edges_add(struct im_edges *e, xfs_ino_t child, uint8_t ftype)
 	if (!nv)
 		return -ENOMEM;
 	e->v = nv;
-	e->v[e->n++] = (struct im_edge){ child, ftype, 0 };
+	e->v[e->n++] = (struct im_edge){ child, ftype, 0, 0 };
 	return 0;
 }
 

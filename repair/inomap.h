@@ -70,9 +70,14 @@ struct im_edge {
 	xfs_ino_t	child;
 	uint8_t		ftype;		/* as the entry says (0: unknown) */
 	uint8_t		flags;		/* IM_EDGE_* */
+	uint32_t	sfoff;		/* a short-form duplicate: where it
+					   is in the fork (else 0) */
 };
 
-/* The entry's name is an earlier entry's: phase 6 junks it. */
+/*
+ * The entry's name is an earlier entry's: phase 6 junks it.  (In short
+ * form, libfs hands out no such entry: phase 3 adds its edge last.)
+ */
 #define IM_EDGE_DUP	0x01
 
 struct im_edges {

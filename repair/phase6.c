@@ -62,6 +62,7 @@ struct p6_prob {
 	bool		dotdot;		/* the problem is the ".." entry */
 	bool		dot;		/* ... or a "." naming no inode */
 	char		*name;		/* its name, if not found by pos */
+	uint32_t	sfoff;		/* a short-form duplicate's place */
 };
 
 struct p6 {
@@ -350,6 +351,18 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 		n.shortform = shortform;
 		if (p->nprobs)
 			dir_iterate_pos(r->fs, &ip, NULL, names_cb, &n, NULL);
+		/* short-form duplicates, which the walk does not give */
+		for (size_t i = 0; shortform && i < p->nprobs; i++) {
+			xfs_ino_t ino;
+			uint8_t ft;
+
+			if (p->probs[i].code == PR_RP_DIR_DUP_NAME &&
+			    p->probs[i].sfoff &&
+			    (!rp_sf_entry_at(&r->fs->geo, &ip,
+					     p->probs[i].sfoff, n.name[i], &ino,
+					     &ft) || ino != p->probs[i].child))
+				strcpy(n.name[i], "?");
+		}
 		inode_release(&ip);
 	}
 	/*
@@ -656,6 +669,7 @@ static void walk(struct p6 *p)
 			/* a name an entry before it has: junked, not followed */
 			if (e->flags & IM_EDGE_DUP) {
 				add_prob(p, k, e->child, PR_RP_DIR_DUP_NAME, 0);
+				p->probs[p->nprobs - 1].sfoff = e->sfoff;
 				continue;
 			}
 			/*

@@ -313,6 +313,16 @@ static inline bool rp_dot_entry(bool shortform, xfs_ino_t dir,
 	return dablk == 0 && off == sizeof(struct xfs_dir3_data_hdr);
 }
 
+/*
+ * sfdir.c: the entry at byte off of a short-form directory's fork, as its
+ * bytes say: its name (NUL-terminated), inode number and file type (0
+ * without the feature).  False if it does not fit in the inode.
+ */
+struct fs_inode;
+bool rp_sf_entry_at(const struct fs_geom *g, const struct fs_inode *ip,
+		    uint32_t off, char name[256], xfs_ino_t *ino,
+		    uint8_t *ftype);
+
 /* Phases (phase1.c ... phase7.c). */
 int phase1(struct repair *r);
 void phase2(struct repair *r);

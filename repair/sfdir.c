@@ -89,6 +89,26 @@ static uint64_t sf_entry_ino(const struct sf_view *v, uint32_t e)
 	return sf_ino_at(v, e + 3 + sf_byte(v, e) + (v->ftype ? 1 : 0));
 }
 
+bool rp_sf_entry_at(const struct fs_geom *g, const struct fs_inode *ip,
+		    uint32_t off, char name[256], xfs_ino_t *ino,
+		    uint8_t *ftype)
+{
+	struct sf_view v;
+	unsigned namelen;
+
+	sf_view_init(&v, g, ip);
+	if (off < sf_hdrsize(&v) || off >= v.avail)
+		return false;
+	namelen = sf_byte(&v, off);
+	if ((uint64_t)off + sf_entsize(&v, namelen) > v.avail)
+		return false;
+	memcpy(name, v.p + off + 3, namelen);
+	name[namelen] = '\0';
+	*ftype = v.ftype ? sf_byte(&v, off + 3 + namelen) : 0;
+	*ino = sf_entry_ino(&v, off);
+	return true;
+}
+
 /* The offset after "." and ".." in a data block (xfs_dir3_data_hdr). */
 static uint64_t sf_first_offset(const struct fs_geom *g)
 {

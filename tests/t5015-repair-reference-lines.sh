@@ -296,6 +296,7 @@ std | a node directory entry renamed as another: a duplicate name | inode {ino:/
 std | a block directory's free region's length: the block refused, no words of libfs | inode {ino:/dir_block}; dblock 0; fuzz -d bu[1].inumber ones
 std | a block directory block's blkno: no words of libfs | inode {ino:/dir_block}; dblock 0; fuzz -d bhdr.hdr.bno lastbit
 plain | a short-form entry's file type past the last | inode {ino:/dir_sf}; write -d u3.sfdir3.list[0].filetype 99
+std | a short-form entry renamed as the one before it: a duplicate name, junked in phase 6 | inode {ino:/dir_sf}; write -d u3.sfdir3.list[1].name "a"
 std | a short-form directory of size 0: kept, sized anew, unmapped | inode {ino:/dir_sf}; write -d core.size 0
 plain | a short-form directory's size past its fork | inode {ino:/dir_sf}; fuzz -d core.size add
 std | an extent count of a short-form directory | inode {ino:/dir_sf}; fuzz -d core.nextents lastbit
