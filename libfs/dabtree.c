@@ -191,6 +191,7 @@ static void visit(struct walk_state *s, xfs_dablk_t blk, int want,
 	int r;
 
 	sub->count = 0;
+	sub->empty_known = false;
 	if (s->err)
 		return;
 	if (depth >= XFS_DA_NODE_MAXDEPTH) {
@@ -313,11 +314,14 @@ static void visit(struct walk_state *s, xfs_dablk_t blk, int want,
 				   i * sizeof(*ents);
 			visit(s, get_be32(ents[i].before), h.level - 1,
 			      depth + 1, &eo, &c);
+			if (!c.count && !c.empty_known)
+				continue;
+			if ((c.count ? c.last : 0) != hv)
+				fs_report_val(s->fl, PR_DA_BAD_HASHVAL, &eo,
+					      "btree.hashval",
+					      c.count ? c.last : 0, hv);
 			if (!c.count)
 				continue;
-			if (c.last != hv)
-				fs_report_val(s->fl, PR_DA_BAD_HASHVAL, &eo,
-					      "btree.hashval", c.last, hv);
 			if (!sub->count)
 				sub->first = c.first;
 			sub->last = c.last;

@@ -108,6 +108,11 @@ struct da_leaf_info {
 	uint32_t	count;		/* hashes in the leaf (0: empty) */
 	xfs_dahash_t	first;		/* lowest hash, if count */
 	xfs_dahash_t	last;		/* highest hash, if count */
+	/*
+	 * An empty leaf the callback read whole: its last hash is 0 (the
+	 * kernel's rule), which the node's entry for it must have.
+	 */
+	bool		empty_known;
 };
 
 struct dabtree;

@@ -45,6 +45,7 @@ static int leafn_cb(struct dabtree *t, xfs_dablk_t blk, struct fs_buf *bp,
 	li->count = info.count;
 	li->first = info.first;
 	li->last = info.last;
+	li->empty_known = !info.count;
 	return 0;
 }
 
