@@ -444,6 +444,35 @@ static uint8_t dir_hash_verdict(const struct p3ag *c, const uint64_t *dups,
 	return v;
 }
 
+/*
+ * A node directory whose leaves the reference's phase 6 finds right, one
+ * by one, but a data entry no leaf entry names: its "no leaf entry".
+ */
+static bool node_noleaf(const struct p3ag *c)
+{
+	bool missing = false;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		const struct fs_finding *f = &c->fl.v[i];
+
+		if (f->obj.type != OBJ_DIR)
+			continue;
+		switch (f->code) {
+		case PR_DIR_LEAF_MISSING:
+			missing = true;
+			break;
+		case PR_DIR_LEAF_BAD_ADDR:
+		case PR_DIR_LEAF_DUP_ADDR:
+		case PR_DIR_LEAF_BAD_HASH:
+		case PR_DIR_LEAF_BAD_STALE:
+			return false;
+		default:
+			break;
+		}
+	}
+	return missing;
+}
+
 /* A leaf entry matched against the data entries: phase 6's words. */
 static bool dir_hash_code(const struct fs_finding *f, void *priv)
 {
@@ -849,7 +878,7 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	};
 	struct dir_blocks bl;
 	enum dir_form form;
-	bool block_form, damaged = false, all_bad = true;
+	bool block_form, damaged = false, all_bad = true, tree_failed = false;
 	uint64_t last = 0;
 	size_t j = 0, ndups = 0;
 	uint64_t *dups = NULL;
@@ -929,7 +958,7 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	form = dir_form_of(g, del);
 	block_form = form == DIR_FORM_BLOCK;
 	if (!block_form)
-		damaged = dir_tree_words(c, del, form);
+		damaged = tree_failed = dir_tree_words(c, del, form);
 
 	bl.n = 0;
 	for (size_t i = 0; i < c->fl.n; i++) {
@@ -984,6 +1013,16 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		c->dhdr.hashck = dir_hash_verdict(c, dups, ndups);
 		if (c->dhdr.hashck != IM_HASH_OK)
 			keep_notes(c, dir_hash_code, NULL);
+	} else {
+		/*
+		 * A node directory's: "would rebuild" is all the reference
+		 * says -- but when every leaf entry is right and a data
+		 * entry has none.
+		 */
+		if (form == DIR_FORM_NODE && !tree_failed &&
+		    node_noleaf(c))
+			c->dhdr.hashck = IM_HASH_NOLEAF;
+		keep_notes(c, dir_hash_code, NULL);
 	}
 	free(dups);
 	keep_notes(c, dir_said_otherwise, NULL);

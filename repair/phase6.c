@@ -370,8 +370,12 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 	 * entries.  (A block-form directory's block skipped is not matched
 	 * with its leaf at all.)
 	 */
-	if (dblks_words(p, dir) && !node)
-		hashck = block_form ? IM_HASH_OK : IM_HASH_NODATA;
+	if (dblks_words(p, dir)) {
+		if (!node)
+			hashck = block_form ? IM_HASH_OK : IM_HASH_NODATA;
+		else
+			nodata = true;
+	}
 	for (size_t i = 0; i < p->nprobs; i++) {
 		const struct p6_prob *x = &p->probs[i];
 		struct rp_args a = RP_ARGS_INIT(OBJ_DIR);
@@ -402,12 +406,16 @@ static void report_dir(struct p6 *p, xfs_ino_t dir)
 	/*
 	 * An entry junked for the inode it names is left out of the names
 	 * the reference matches the leaf entries with, so a block or leaf
-	 * directory's leaf has an entry with no data entry (a node
-	 * directory's leaves are checked without a word).
+	 * directory's leaf has an entry with no data entry.  A node
+	 * directory's leaves it checks without a word, but for a data entry
+	 * no leaf entry names when every leaf entry is right (phase 3 says
+	 * which: IM_HASH_NOLEAF).
 	 */
-	if (hashck == IM_HASH_OK && nodata)
+	if (node && (nodata || hashck != IM_HASH_NOLEAF))
+		hashck = IM_HASH_OK;
+	else if (hashck == IM_HASH_OK && nodata)
 		hashck = IM_HASH_NODATA;
-	if (hashck != IM_HASH_OK && !shortform && !node) {
+	if (hashck != IM_HASH_OK && !shortform) {
 		struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
 
 		a.obj.ino = dir;
