@@ -269,6 +269,110 @@ static bool dir_root_words(struct p3ag *c, const struct fs_extents *del,
 	return failed;
 }
 
+/*
+ * A leafn's sibling pointer that is not its neighbour's in hash order
+ * (DA_BAD_SIBLING of a block other than the root's).
+ */
+static bool leaf_sibling(const struct fs_finding *f, void *priv)
+{
+	(void)priv;
+	return f->code == PR_DA_BAD_SIBLING && !dir_tree_code(f);
+}
+
+/*
+ * The reference's phase 3 walk of a node directory's leaves, for a tree
+ * whose only damage is a leaf's sibling pointer: from the root's first
+ * child it goes leaf to leaf by the forward pointers, and stops at the
+ * first leaf it cannot map ("can't map block N"), that is no leaf ("bad
+ * directory leaf magic # M ... block N"), whose hashes go below
+ * the highest seen ("bad hash ordering in block N") or whose back
+ * pointer is not the leaf it came from ("bad sibling back pointer for
+ * block N"); a forward pointer of 0 ends the walk, which is short if
+ * the root has children left ("directory block used/count inconsistency
+ * - I/COUNT").  Only a root of leaves (level 1) is walked so.
+ */
+static void leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
+			     xfs_dablk_t root)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	const struct xfs_da3_node_hdr *nh;
+	const struct xfs_da_node_entry *ne;
+	uint32_t count, prev = 0, cur, greatest = 0, i = 0;
+	uint32_t max = (g->dirblksize - sizeof(*nh)) / sizeof(*ne);
+	uint32_t lmax = (g->dirblksize - sizeof(struct xfs_dir3_leaf_hdr)) /
+			sizeof(struct xfs_dir2_leaf_entry);
+	struct dir_tblk b = { .dablk = root, .daddr = (xfs_daddr_t)-1 };
+	struct fs_buf *bp = dir_tree_read(c, del, root);
+
+	if (!bp)
+		return;
+	nh = (const void *)bp->data;
+	ne = (const void *)(bp->data + sizeof(*nh));
+	count = get_be16(nh->count);
+	if (count > max)
+		count = max;
+	if (get_be16(nh->level) != 1 || !count) {
+		buf_release(bp);
+		return;
+	}
+	cur = get_be32(ne[0].before);
+	buf_release(bp);
+	for (uint32_t steps = 0; steps <= count; steps++) {
+		const struct xfs_dir3_leaf_hdr *lh;
+		const struct xfs_dir2_leaf_entry *le;
+		struct xfs_bmbt_irec m;
+		uint32_t n;
+
+		b.dablk = cur;
+		if (!extents_lookup(del, cur, &m)) {
+			dir_tree_say(c, PR_RP_DIR_NODE_NOMAP, &b, cur, 0, NULL);
+			return;
+		}
+		bp = dir_tree_read(c, del, cur);
+		if (!bp)
+			return;
+		lh = (const void *)bp->data;
+		le = (const void *)(bp->data + sizeof(*lh));
+		if (get_be16(lh->info.magic) != XFS_DIR3_LEAFN_MAGIC) {
+			dir_tree_say(c, PR_RP_DIR_LEAFN_MAGIC, &b,
+				     get_be16(lh->info.magic), 0, NULL);
+			buf_release(bp);
+			return;
+		}
+		n = get_be16(lh->count);
+		if (n > lmax)
+			n = lmax;
+		for (uint32_t k = 0; k < n; k++) {
+			uint32_t h = get_be32(le[k].hashval);
+
+			if (get_be32(le[k].address) == XFS_DIR2_NULL_DATAPTR)
+				continue;
+			if (h < greatest) {
+				dir_tree_say(c, PR_RP_DIR_LEAFN_HASH_ORDER, &b, 0,
+					     0, NULL);
+				buf_release(bp);
+				return;
+			}
+			greatest = h;
+		}
+		if (get_be32(lh->info.back) != prev) {
+			dir_tree_say(c, PR_RP_DIR_LEAFN_BACK, &b, 0, 0, NULL);
+			buf_release(bp);
+			return;
+		}
+		prev = cur;
+		cur = get_be32(lh->info.forw);
+		buf_release(bp);
+		if (!cur)
+			break;
+		i++;
+	}
+	if (i + 1 != count) {
+		b.dablk = root;
+		dir_tree_say(c, PR_RP_DIR_NODE_COUNT, &b, i, count, NULL);
+	}
+}
+
 /* A free block's header words the reference holds to each other. */
 static bool dir_free_hdr_bad(struct p3ag *c, const struct fs_extents *del,
 			     const struct dir_tblk *b)
@@ -622,6 +726,16 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 			else
 				said = false;
 		}
+	}
+	/* a leaf's sibling pointer alone: the walk's words, else none */
+	for (size_t i = 0; form == DIR_FORM_NODE && i < c->fl.n; i++) {
+		if (!leaf_sibling(&c->fl.v[i], NULL))
+			continue;
+		if (!t.n)
+			leaf_chain_words(c, del, root);
+		keep_notes(c, leaf_sibling, NULL);
+		rebuild = true;
+		break;
 	}
 	keep_notes(c, dir_tree_keep, &t);
 	return rebuild;
