@@ -344,6 +344,15 @@ std | node directory: leafn hashes out of order, which the verifier does not che
 std | node directory: leafn's last hash past the next leaf's first, the node's hash corrected | inode {ino:/dir_node}; dblock 8388609; fuzz -d lents[251].hashval ones
 std | node directory: two leafn owners, the lowest named | inode {ino:/dir_node}; dblock 8388612; write -d lhdr.info.owner 7; dblock 8388609; write -d lhdr.info.owner 5
 std | node directory: free block magic | inode {ino:/dir_node}; dblock 16777216; fuzz -d fhdr.hdr.magic zeroes
+std | node directory: a leafn emptied, its node hash corrected, its entries without leaf entries | inode {ino:/dir_node}; dblock 8388609; fuzz -d lhdr.count zeroes
+std | node directory: a leafn's count cut, no leaf entry for the rest | inode {ino:/dir_node}; dblock 8388609; fuzz -d lhdr.count middlebit
+std | node directory: a leaf entry's address astray, only a rebuild said | inode {ino:/dir_node}; dblock 8388609; fuzz -d lents[0].address lastbit
+std | node directory: a leafn's back pointer | inode {ino:/dir_node}; dblock 8388609; fuzz -d lhdr.info.hdr.back zeroes
+std | node directory: a leafn's forward pointer 0, the walk short of the root's count | inode {ino:/dir_node}; dblock 8388609; fuzz -d lhdr.info.hdr.forw zeroes
+std | node directory: a leafn's forward pointer to no block | inode {ino:/dir_node}; dblock 8388609; fuzz -d lhdr.info.hdr.forw ones
+std | node directory: a leafn's forward pointer back to the first leaf | inode {ino:/dir_node}; dblock 8388609; fuzz -d lhdr.info.hdr.forw lastbit
+std | node directory: a leafn's forward pointer past its neighbour | inode {ino:/dir_node}; dblock 8388609; write -d lhdr.info.hdr.forw 8388612
+std | node directory: a leafn's forward pointer to a data block | inode {ino:/dir_node}; dblock 8388609; write -d lhdr.info.hdr.forw 1
 std | node directory: free block UUID | inode {ino:/dir_node}; dblock 16777216; fuzz -d fhdr.hdr.uuid zeroes
 std | node directory: free block nvalid past the data blocks | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nvalid 2000
 std | node directory: free block nvalid below nused | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nvalid 20
