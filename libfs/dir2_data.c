@@ -197,7 +197,12 @@ static int data_body(const struct dir_blk *b, bool block_form, dir_dent_fn fn,
 			break;
 		}
 		if (!dir_name_ok(e.name, namelen, &o, fl, &info->nerr))
-			usable = false;
+			/*
+			 * A name with '/' or NUL still names its inode: the
+			 * kernel's verifier does not look at names, and lists
+			 * the entry (as in short form).
+			 */
+			usable = namelen != 0;
 		if (!ino_valid(g, e.ino)) {
 			fs_report_found(fl, PR_DIR_BAD_INO, &o, "inumber", e.ino);
 			info->nerr++;

@@ -39,6 +39,12 @@ struct dir_ctx {
 		xfs_dablk_t	dablk;
 	}		self[P3_DIR_SELF_MAX];
 	unsigned	nself;
+	/*
+	 * The name hashes of entries marked junked ('/' first), whose leaf
+	 * entries the reference finds no data entry for (some, if many).
+	 */
+	xfs_dahash_t	marked[8];
+	unsigned	nmarked;
 	/* dir_salvage_block's entries: the block, how many so far */
 	xfs_dablk_t	salv_dablk;
 	unsigned	salv_n;
@@ -92,6 +98,14 @@ static int dir_entry_at(void *priv, const uint8_t *name, unsigned namelen,
 		h->dotdot_pos = (uint32_t)d->c->edges.n;
 		return 0;
 	}
+	if (rp_entry_marked(d->shortform, name, namelen)) {
+		h->marked = true;
+		if (d->nmarked < sizeof(d->marked) / sizeof(d->marked[0]))
+			d->marked[d->nmarked++] = dir_hashname(
+				sb_has_asciici(&d->c->r->fs->sb), name,
+				namelen);
+		return 0;
+	}
 	im_edges_add(&d->c->edges, ino, (uint8_t)ftype);
 	return 0;
 }
@@ -121,7 +135,8 @@ static int dup_walk_cb(void *priv, const uint8_t *name, unsigned namelen,
 
 	(void)ftype;
 	if (rp_dot_entry(false, w->dir, name, namelen, ino, dablk, off) ||
-	    (namelen == 2 && name[0] == '.' && name[1] == '.'))
+	    (namelen == 2 && name[0] == '.' && name[1] == '.') ||
+	    rp_entry_marked(false, name, namelen))
 		return 0;
 	for (size_t i = 0; i < w->nat; i++)
 		if (w->at[i] == byte && w->k < w->edges->n) {
@@ -402,10 +417,11 @@ static bool sf_walk_says(const struct fs_finding *f, void *priv)
  * names no data entry, one already named, or another hash decides; then
  * the stale count; then a data entry no leaf entry names.  An entry
  * whose name is an earlier one's (its hash among dups) it holds to no
- * hash: it is to be junked.
+ * hash: it is to be junked.  One marked junked already ('/' first) it
+ * does not know at all: its leaf entry has no data entry.
  */
 static uint8_t dir_hash_verdict(const struct p3ag *c, const uint64_t *dups,
-				size_t ndups)
+				size_t ndups, const struct dir_ctx *d)
 {
 	uint64_t lowest = UINT64_MAX;
 	uint8_t v = IM_HASH_OK;
@@ -422,9 +438,12 @@ static uint8_t dir_hash_verdict(const struct p3ag *c, const uint64_t *dups,
 		case PR_DIR_LEAF_DUP_ADDR:	k = IM_HASH_DUPLEAF; break;
 		case PR_DIR_LEAF_BAD_HASH:
 			k = IM_HASH_BADHASH;
-			for (size_t d = 0; d < ndups; d++)
-				if (f->expected == dups[d])
+			for (size_t j = 0; j < ndups; j++)
+				if (f->expected == dups[j])
 					k = IM_HASH_OK;
+			for (unsigned j = 0; j < d->nmarked; j++)
+				if (f->expected == d->marked[j])
+					k = IM_HASH_NODATA;
 			if (k == IM_HASH_OK)
 				continue;
 			break;
@@ -889,6 +908,7 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	c->dhdr.late_dotdot = NULLFSINO;
 	c->dhdr.late_read = c->dhdr.late_dot = false;
 	c->dhdr.sf = ip->format == XFS_DINODE_FMT_LOCAL;
+	c->dhdr.marked = false;
 	c->dhdr.late_dotent = NULLFSINO;
 	dir_forget_dots(c, NULLFSINO);
 	c->edges.n = 0;
@@ -1010,7 +1030,7 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	/* the leaf matched with the data: the reference's phase 6 says it */
 	if (form == DIR_FORM_BLOCK ||
 	    (form == DIR_FORM_LEAF && !c->leaf_unread)) {
-		c->dhdr.hashck = dir_hash_verdict(c, dups, ndups);
+		c->dhdr.hashck = dir_hash_verdict(c, dups, ndups, &d);
 		if (c->dhdr.hashck != IM_HASH_OK)
 			keep_notes(c, dir_hash_code, NULL);
 	} else {

@@ -128,6 +128,9 @@ struct im_dir {
 					   directory (a "." to phase 6) */
 	uint8_t		late_dot_ftype;	/* and that entry's file type */
 	bool		sf;		/* short form */
+	bool		marked;		/* an entry's name starts with '/'
+					   (rp_entry_marked): phase 4 says
+					   it would clear it */
 };
 
 /*

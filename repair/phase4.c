@@ -460,6 +460,12 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 
 	(void)ftype;
 	raw_before(x, dablk);
+	if (rp_entry_marked(x->shortform, name, namelen)) {
+		/* no edge of phase 3's; raw_block has its own words */
+		if (!is_raw(x, dablk))
+			say_dir(x, PR_RP_DIR_CLEAR_ENTRY, NULL, 0);
+		return 0;
+	}
 	if (is_raw(x, dablk)) {
 		/* said by raw_block: only its place among the entries */
 		if ((namelen == 2 && name[0] == '.' && name[1] == '.') ||
@@ -524,7 +530,7 @@ static void dir_refs(struct p4ag *c, const struct im_dir *d)
 		}
 		x.nraw++;
 	}
-	bad = revived(r, d->dir) || any_raw ||
+	bad = revived(r, d->dir) || any_raw || d->marked ||
 	      (dotdot_in_block(d) && ref_kind(r, d->dir, d->dotdot) != REF_OK);
 	for (size_t k = 0; k < d->n && !bad; k++)
 		bad = ref_kind(r, d->dir,

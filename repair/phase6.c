@@ -238,7 +238,7 @@ static int names_cb(void *priv, const uint8_t *name, unsigned namelen,
 	if (namelen == 2 && name[0] == '.' && name[1] == '.')
 		return 0;
 	if (rp_dot_entry(n->shortform, n->dir, name, namelen, ino, dablk,
-			 offset))
+			 offset) || rp_entry_marked(n->shortform, name, namelen))
 		return 0;
 	/* problems are in position order; several may share a position */
 	while (n->next < p->nprobs && p->probs[n->next].pos == n->pos) {
@@ -495,6 +495,8 @@ static int unread_cb(void *priv, const uint8_t *name, unsigned namelen,
 		u->dot |= s;
 		return 0;
 	}
+	if (rp_entry_marked(u->sf, name, namelen))
+		return 0;
 	if (u->pos < u->n)
 		u->skip[u->pos] = s;
 	u->pos++;

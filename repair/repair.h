@@ -323,6 +323,17 @@ bool rp_sf_entry_at(const struct fs_geom *g, const struct fs_inode *ip,
 		    uint32_t off, char name[256], xfs_ino_t *ino,
 		    uint8_t *ftype);
 
+/*
+ * An entry of a directory of blocks whose name starts with '/': the
+ * reference's mark of an entry it junked (or would have), which its
+ * phases 4 and 6 pass over.  Short-form directories have no such mark.
+ */
+static inline bool rp_entry_marked(bool shortform, const uint8_t *name,
+				   unsigned namelen)
+{
+	return !shortform && namelen && name[0] == '/';
+}
+
 /* Phases (phase1.c ... phase7.c). */
 int phase1(struct repair *r);
 void phase2(struct repair *r);
