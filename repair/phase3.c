@@ -196,6 +196,15 @@ enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	case PR_BMAP_COUNT_MISMATCH:
 	case PR_BTREE_BAD_KEY:
 		return V_NOTE;		/* a counter, a key: the map is whole */
+	case PR_BTREE_KEYS_OUT_OF_ORDER:
+		/*
+		 * The root's keys in the inode the reference holds only to
+		 * their children's first keys ("bad key in bmbt root ...
+		 * would reset"), never to each other.
+		 */
+		if (f->obj.type == OBJ_BMBT && f->obj.daddr == (xfs_daddr_t)-1)
+			return V_NOTE;
+		return bad;
 	case PR_BTREE_BAD_NUMRECS:
 		/* fewer records than a block should hold are still records */
 		return f->found <= f->expected ? V_NOTE : bad;
@@ -227,7 +236,6 @@ enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	case PR_BTREE_TOO_DEEP:
 	case PR_BTREE_BAD_PTR:
 	case PR_BTREE_BLOCK_REVISITED:
-	case PR_BTREE_KEYS_OUT_OF_ORDER:
 	case PR_BTREE_RECS_OUT_OF_ORDER:
 	case PR_BTREE_UNREADABLE:
 	case PR_DEV_SHORT_READ:
@@ -1117,7 +1125,11 @@ static void fork_first_only(struct p3ag *c, bool attr)
 		struct fs_finding *f = &c->fl.v[i];
 
 		if (held || (f->code == PR_BTREE_RECS_OUT_OF_ORDER &&
-			     f->obj.type == OBJ_BMBT)) {
+			     f->obj.type == OBJ_BMBT) ||
+		    (f->code == PR_BTREE_KEYS_OUT_OF_ORDER &&
+		     f->obj.type == OBJ_BMBT &&
+		     f->obj.daddr == (xfs_daddr_t)-1)) {
+			/* (the root's keys: "bad key in bmbt root" says it) */
 			rp_note_finding(f);
 			continue;
 		}
