@@ -295,6 +295,13 @@ std | a leaf directory entry renamed as another: a duplicate name | inode {ino:/
 std | a node directory entry renamed as another: a duplicate name | inode {ino:/dir_node}; dblock 0; write -d du[3].name "a_longer_entry_name_1"
 std | a block directory's free region's length: the block refused, no words of libfs | inode {ino:/dir_block}; dblock 0; fuzz -d bu[1].inumber ones
 std | a block directory block's blkno: no words of libfs | inode {ino:/dir_block}; dblock 0; fuzz -d bhdr.hdr.bno lastbit
+std | a leaf directory entry's name with NULs: illegal, still followed in phase 6 | inode {ino:/dir_leaf}; dblock 1; write -d du[3].name "entry_name_1"
+std | a leaf directory entry's name with a '/' inside: illegal, still followed | inode {ino:/dir_node}; dblock 1; write -d du[3].name "a_longer/entry_name_104"
+std | a leaf directory entry's name marked junked ('/' first): passed over, its leaf entry without a data entry | inode {ino:/dir_leaf}; dblock 1; write -d du[3].name "/ntry_name_131"
+std | a block directory entry's name marked junked: the block refused for its hash | inode {ino:/dir_block}; dblock 0; write -d bu[3].name "/ntry_2"
+std | a node directory entry's name marked junked | inode {ino:/dir_node}; dblock 1; write -d du[3].name "/_longer_entry_name_104"
+std | a bmbt root key past its child's first, not in order: reset, the file kept | inode {ino:/file_btree}; fuzz -d u3.bmbt.keys[1].startoff ones
+std | a bmbt root key below the one before: reset, the file kept | inode {ino:/file_btree}; fuzz -d u3.bmbt.keys[1].startoff sub
 plain | a short-form entry's file type past the last | inode {ino:/dir_sf}; write -d u3.sfdir3.list[0].filetype 99
 std | a short-form entry renamed as the one before it: a duplicate name, junked in phase 6 | inode {ino:/dir_sf}; write -d u3.sfdir3.list[1].name "a"
 std | a short-form directory of size 0: kept, sized anew, unmapped | inode {ino:/dir_sf}; write -d core.size 0
