@@ -595,15 +595,22 @@ static bool entry_in_refused(const struct fs_finding *f, void *priv)
  * words for them never: a "." or ".." missing or misplaced ("no .
  * entry", "would create"), a name with '/' or NUL (junked in phase 6), a
  * data block of another owner, block or filesystem (phase 6 skips it),
- * and a block-form directory's leaf out of order, miscounted or hashed
- * wrong ("corrupt directory block", "bad hash table" in phase 6).
+ * a block-form directory's leaf out of order, miscounted or hashed
+ * wrong ("corrupt directory block", "bad hash table" in phase 6), and a
+ * directory whose blocks are all past its data space ("no . entry",
+ * "problem with directory contents").
  */
 static bool dir_said_otherwise(const struct fs_finding *f, void *priv)
 {
-	(void)priv;
+	const bool *any_data = priv;
+
 	if (f->obj.type != OBJ_DIR)
 		return false;
 	switch (f->code) {
+	case PR_DIR_MISSING_BLOCK:
+	case PR_DIR_BAD_OFFSET:
+		/* no data block at all: "problem with directory contents" */
+		return !*any_data;
 	case PR_DIR_BAD_DOT:
 		return f->field && !strcmp(f->field, "name");
 	case PR_DIR_BAD_OWNER:
@@ -898,6 +905,7 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	struct dir_blocks bl;
 	enum dir_form form;
 	bool block_form, damaged = false, all_bad = true, tree_failed = false;
+	bool any_data = false;
 	uint64_t last = 0;
 	size_t j = 0, ndups = 0;
 	uint64_t *dups = NULL;
@@ -978,7 +986,9 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 	form = dir_form_of(g, del);
 	block_form = form == DIR_FORM_BLOCK;
 	if (!block_form)
-		damaged = tree_failed = dir_tree_words(c, del, form);
+		damaged = tree_failed = dir_tree_words(c, del, form,
+				dir_hash_verdict(c, dups, ndups, &d) !=
+				IM_HASH_OK);
 
 	bl.n = 0;
 	for (size_t i = 0; i < c->fl.n; i++) {
@@ -1045,7 +1055,9 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		keep_notes(c, dir_hash_code, NULL);
 	}
 	free(dups);
-	keep_notes(c, dir_said_otherwise, NULL);
+	for (size_t i = 0; i < del->n && !any_data; i++)
+		any_data = del->v[i].br_startoff < dir_leaf_dablk(g);
+	keep_notes(c, dir_said_otherwise, &any_data);
 	p3_flush(c, ip->mode, NULL, false);
 
 	for (unsigned i = 0; i < bl.n; i++) {
@@ -1135,7 +1147,8 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 		}
 	}
 	if (all_bad && del->n) {
-		bool breaks = false;
+		/* (no data block at all: phase 4 finds no entry either) */
+		bool breaks = !any_data;
 
 		/* nothing phase 3 could read: the inode would be cleared */
 		for (unsigned i = 0; i < bl.n; i++)

@@ -413,6 +413,44 @@ static bool dir_leafn_hdr_bad(struct p3ag *c, const struct fs_extents *del,
 }
 
 /*
+ * Whether a leaf directory's leaf block has an entry whose address is in
+ * a data block its bests[] does not cover (the kernel's LEAF1 verifier
+ * holds each address to the best count, not to the data blocks mapped).
+ */
+static bool leaf1_addr_past_bests(struct p3ag *c, const struct fs_extents *del,
+				  xfs_dablk_t leaf)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	const struct xfs_dir3_leaf_hdr *h;
+	const struct xfs_dir2_leaf_entry *e;
+	struct fs_buf *bp = dir_tree_read(c, del, leaf);
+	uint32_t count, bestcount, max;
+	bool past = false;
+
+	if (!bp)
+		return false;
+	h = (const void *)bp->data;
+	e = (const void *)(bp->data + sizeof(*h));
+	bestcount = get_be32(((const struct xfs_dir2_leaf_tail *)
+			      (bp->data + g->dirblksize -
+			       sizeof(struct xfs_dir2_leaf_tail)))->bestcount);
+	max = (g->dirblksize - sizeof(*h) -
+	       sizeof(struct xfs_dir2_leaf_tail)) / sizeof(*e);
+	count = get_be16(h->count);
+	if (count > max)
+		count = max;
+	for (uint32_t i = 0; i < count && !past; i++) {
+		uint64_t addr = get_be32(e[i].address);
+
+		past = addr != XFS_DIR2_NULL_DATAPTR &&
+		       ((addr << XFS_DIR2_DATA_ALIGN_LOG) >>
+			(g->blocklog + g->dirblklog)) >= bestcount;
+	}
+	buf_release(bp);
+	return past;
+}
+
+/*
  * A leaf directory's leaf entry whose address is past the data blocks
  * its bests[] covers: the kernel's LEAF1 verifier refuses the block for
  * it (the address is not only matched with the data entries).
@@ -460,12 +498,14 @@ static void dir_leaf1_addr_words(struct p3ag *c, const struct fs_extents *del,
  * the single leaf block, or the leaf space and the free blocks in the
  * order of their file offsets, and stops at the first block it finds
  * wrong, with one line -- so of several damaged blocks, the lowest is
- * named.  The findings themselves are kept as notes: one damaged field
- * can break every entry after it, and the reference's line is the one to
- * print.  Returns whether the directory would be rebuilt.
+ * named (a leaf directory's tail only if its leaf entries matched the
+ * data entries: hash_bad says they did not).  The findings themselves
+ * are kept as notes: one damaged field can break every entry after it,
+ * and the reference's line is the one to print.  Returns whether the
+ * directory would be rebuilt.
  */
 bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
-			   enum dir_form form)
+			   enum dir_form form, bool hash_bad)
 {
 	const struct fs_geom *g = &c->r->fs->geo;
 	xfs_dablk_t root = dir_leaf_dablk(g), freeblk = dir_free_dablk(g);
@@ -517,10 +557,13 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 		case PR_DIR_LEAF_BAD_BESTS:
 			/*
 			 * Fewer bests than data blocks: the verifier refuses
-			 * the block; more, or wrong ones: the tail is bad.
+			 * the block if an entry's address is in a block the
+			 * bests do not cover; else, as for more or wrong ones,
+			 * the tail is bad.
 			 */
 			if (f->field && !strcmp(f->field, "tail.bestcount") &&
-			    f->found < f->expected)
+			    f->found < f->expected &&
+			    leaf1_addr_past_bests(c, del, b->dablk))
 				b->verifier = true;
 			else
 				b->tail = true;
@@ -694,7 +737,8 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 					     0, NULL);
 			else if (dir_tree_hdr_words(c, b))
 				;
-			else if (b->tail)
+			else if (b->tail && !hash_bad)
+				/* (after its leaf matched the data entries) */
 				dir_tree_say(c, PR_RP_DIR_LEAF_BAD_TAIL, b, 0, 0,
 					     NULL);
 			else

@@ -98,7 +98,7 @@ enum dir_verdict check_dir(struct p3ag *c, struct im_chunk *ch,
 
 /* Say a leaf or node directory's leaf and free space: rebuilt? */
 bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
-		    enum dir_form form);
+		    enum dir_form form, bool hash_bad);
 
 /* firstlook.c */
 
