@@ -302,6 +302,8 @@ std | a block directory entry's name marked junked: the block refused for its ha
 std | a node directory entry's name marked junked | inode {ino:/dir_node}; dblock 1; write -d du[3].name "/_longer_entry_name_104"
 std | a bmbt root key past its child's first, not in order: reset, the file kept | inode {ino:/file_btree}; fuzz -d u3.bmbt.keys[1].startoff ones
 std | a bmbt root key below the one before: reset, the file kept | inode {ino:/file_btree}; fuzz -d u3.bmbt.keys[1].startoff sub
+std | a block directory's only block mapped past the data space: no '.', cleared, not kept in phase 4 | inode {ino:/dir_block}; fuzz -d u3.bmx[0].startoff middlebit
+std | a leaf directory's data extent moved a block on: the hash table said, not the tail | inode {ino:/dir_leaf}; fuzz -d u3.bmx[2].startoff lastbit
 plain | a short-form entry's file type past the last | inode {ino:/dir_sf}; write -d u3.sfdir3.list[0].filetype 99
 std | a short-form entry renamed as the one before it: a duplicate name, junked in phase 6 | inode {ino:/dir_sf}; write -d u3.sfdir3.list[1].name "a"
 std | a short-form directory of size 0: kept, sized anew, unmapped | inode {ino:/dir_sf}; write -d core.size 0
