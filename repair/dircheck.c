@@ -538,19 +538,10 @@ static bool dir_bestfree_said(const struct fs_finding *f, void *priv)
 	return false;
 }
 
-/*
- * A "." naming another inode, in a block the verifier refuses: the
- * reference's phase 3 does not read the block, its phase 4 says it
- * (raw_block in phase4.c).
- */
-static bool dot_in_refused(const struct fs_finding *f, void *priv)
+/* Whether f is in a data block the verifier refuses, its CRC right. */
+static bool in_refused_block(const struct dblk_ctx *x,
+			     const struct fs_finding *f)
 {
-	const struct dblk_ctx *x = priv;
-
-	if (f->code != PR_DIR_BAD_DOT || !f->field ||
-	    strcmp(f->field, "inumber") || f->obj.type != OBJ_DIR ||
-	    f->obj.index >= XFS_DIR2_LEAF_OFFSET)
-		return false;
 	for (unsigned i = 0; i < x->bl->n; i++) {
 		const struct dir_dblk_state *st = &x->bl->v[i];
 
@@ -562,32 +553,37 @@ static bool dot_in_refused(const struct fs_finding *f, void *priv)
 }
 
 /*
+ * A "." naming another inode, in a block the verifier refuses: the
+ * reference's phase 3 does not read the block, its phase 4 says it
+ * (raw_block in phase4.c).
+ */
+static bool dot_in_refused(const struct fs_finding *f, void *priv)
+{
+	if (f->code != PR_DIR_BAD_DOT || !f->field ||
+	    strcmp(f->field, "inumber") || f->obj.type != OBJ_DIR ||
+	    f->obj.index >= XFS_DIR2_LEAF_OFFSET)
+		return false;
+	return in_refused_block(priv, f);
+}
+
+/*
  * An entry the verifier fails a data block for (its inode number, name
  * length or tag, or one running past the block) or a free region or
  * bestfree table it fails it for, in a block whose checksum is right
- * (what dir_bestfree_said left): the reference says
- * only that the block is corrupt ("corrupt directory block N"), and what
- * it then finds when it reads the block again, in its phases 4 and 6.
- * Libfs's own words for the entry it has none of.
+ * (what dir_bestfree_said left): the reference says only that the block
+ * is corrupt ("corrupt directory block N"), and what it then finds when
+ * it reads the block again, in its phases 4 and 6.  Libfs's own words
+ * for the entry it has none of.
  */
 static bool entry_in_refused(const struct fs_finding *f, void *priv)
 {
-	const struct dblk_ctx *x = priv;
-
 	if (f->obj.type != OBJ_DIR || f->obj.index >= XFS_DIR2_LEAF_OFFSET ||
 	    (f->code != PR_DIR_BAD_INO && f->code != PR_DIR_BAD_TAG &&
 	     f->code != PR_DIR_BAD_NAMELEN && f->code != PR_DIR_BAD_FREE &&
 	     f->code != PR_DIR_BAD_BESTFREE &&
 	     f->code != PR_DIR_ENTRY_OVERRUN))
 		return false;
-	for (unsigned i = 0; i < x->bl->n; i++) {
-		const struct dir_dblk_state *st = &x->bl->v[i];
-
-		if (st->db == (uint32_t)(f->obj.index >>
-					 (x->g->blocklog + x->g->dirblklog)))
-			return st->verifier && !st->crc_bad;
-	}
-	return false;
+	return in_refused_block(priv, f);
 }
 
 /*

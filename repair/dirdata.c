@@ -151,12 +151,13 @@ void rp_dblk_scan(const struct fs_geom *g, const uint8_t *data,
 	dblk_walk(g, data, block_form, w, NULL, NULL);
 }
 
-int rp_dblk_entries(struct fs *fs, const struct fs_extents *del,
-		    xfs_dablk_t dablk, bool block_form, rp_dblk_entry_fn fn,
-		    void *priv)
+/* Read the block at dablk through del and walk it (0 or a negative errno). */
+static int dblk_read_walk(struct fs *fs, const struct fs_extents *del,
+			  xfs_dablk_t dablk, bool block_form,
+			  struct rp_dblk_words *w, rp_dblk_entry_fn fn,
+			  void *priv)
 {
 	const struct fs_geom *g = &fs->geo;
-	struct rp_dblk_words w;
 	struct fs_buf *bp;
 	int err;
 
@@ -167,28 +168,24 @@ int rp_dblk_entries(struct fs *fs, const struct fs_extents *del,
 		buf_release(bp);
 		return -EIO;
 	}
-	dblk_walk(g, bp->data, block_form, &w, fn, priv);
+	dblk_walk(g, bp->data, block_form, w, fn, priv);
 	buf_release(bp);
 	return 0;
+}
+
+int rp_dblk_entries(struct fs *fs, const struct fs_extents *del,
+		    xfs_dablk_t dablk, bool block_form, rp_dblk_entry_fn fn,
+		    void *priv)
+{
+	struct rp_dblk_words w;
+
+	return dblk_read_walk(fs, del, dablk, block_form, &w, fn, priv);
 }
 
 int rp_dblk_words(struct fs *fs, const struct fs_extents *del,
 		  xfs_dablk_t dablk, bool block_form, struct rp_dblk_words *w)
 {
-	const struct fs_geom *g = &fs->geo;
-	struct fs_buf *bp;
-	int err;
-
 	w->junk = w->badbest = false;
 	w->dotdot = w->first = w->dot = NULLFSINO;
-	err = fork_read(fs, del, dablk, g->dirblkfsbs, NULL, NULL, &bp);
-	if (err)
-		return err;
-	if (bp->len < g->dirblksize) {
-		buf_release(bp);
-		return -EIO;
-	}
-	rp_dblk_scan(g, bp->data, block_form, w);
-	buf_release(bp);
-	return 0;
+	return dblk_read_walk(fs, del, dablk, block_form, w, NULL, NULL);
 }
