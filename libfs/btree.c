@@ -740,6 +740,19 @@ static void visit(struct walker *wk, unsigned level, uint64_t ptr,
 		if (!buf_corrupt(bp))
 			fs_report_val(wk->fl, PR_BTREE_BAD_NUMRECS, &wk->w.obj,
 				      "numrecs", maxrecs, numrecs);
+		/*
+		 * Its magic and level make it the tree's block all the
+		 * same, for the space it takes; its records are not read.
+		 */
+		if (wk->blk_fn) {
+			r = wk->blk_fn(&wk->w, level, ptr_fsb(wk, ptr),
+				       wk->priv);
+			if (r) {
+				wk->stop = r;
+				buf_release(bp);
+				return;
+			}
+		}
 		goto skip;
 	}
 	if (ops->long_ptrs && load_be64(d + offsetof(struct xfs_btree_lblock,

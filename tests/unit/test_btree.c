@@ -1003,6 +1003,8 @@ START_TEST(numrecs_past_capacity)
 	walk_built(&t, &c, NULL);
 	ASSERT_HAS(BTREE_BAD_NUMRECS);
 	ck_assert_uint_eq(c.n, 40);
+	/* its records unread, the block is the tree's all the same */
+	ck_assert_uint_eq(c.blocks, 4);
 
 	/* a root node with no entries */
 	findings_clear(&fl);
