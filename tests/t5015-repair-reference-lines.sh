@@ -302,6 +302,7 @@ std | a block directory entry's name marked junked: the block refused for its ha
 std | a node directory entry's name marked junked | inode {ino:/dir_node}; dblock 1; write -d du[3].name "/_longer_entry_name_104"
 std | a bmbt root key past its child's first, not in order: reset, the file kept | inode {ino:/file_btree}; fuzz -d u3.bmbt.keys[1].startoff ones
 std | a bmbt root key below the one before: reset, the file kept | inode {ino:/file_btree}; fuzz -d u3.bmbt.keys[1].startoff sub
+std | a bmbt leaf's record count past the block: the leaf still claimed, the blocks after it not | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d numrecs ones
 std | a block directory's only block mapped past the data space: no '.', cleared, not kept in phase 4 | inode {ino:/dir_block}; fuzz -d u3.bmx[0].startoff middlebit
 std | a leaf directory's data extent moved a block on: the hash table said, not the tail | inode {ino:/dir_leaf}; fuzz -d u3.bmx[2].startoff lastbit
 plain | a short-form entry's file type past the last | inode {ino:/dir_sf}; write -d u3.sfdir3.list[0].filetype 99
