@@ -552,14 +552,18 @@ static void late_entry(void *priv, const uint8_t *name, unsigned namelen,
 	struct late *l = priv;
 	const struct fs_geom *g = &l->p->r->fs->geo;
 	struct p6_prob *x;
+	size_t n0;
 
 	(void)off;
 	if (!namelen || name[0] == '/' || (name[0] == '.' &&
 	    (namelen == 1 || (namelen == 2 && name[1] == '.'))) ||
 	    ino_valid(g, ino) || (ino >> g->agino_log) > UINT32_MAX)
 		return;
+	n0 = l->p->nprobs;
 	add_prob(l->p, l->pos, ino, PR_RP_DIR_ENTRY_NO_INO, 0);
-	x = &l->p->probs[l->p->nprobs - 1];
+	if (l->p->nprobs == n0)
+		return;		/* no memory for it */
+	x = &l->p->probs[n0];
 	x->name = malloc(namelen + 1);
 	if (x->name) {
 		memcpy(x->name, name, namelen);
@@ -678,8 +682,11 @@ static void walk(struct p6 *p)
 			}
 			/* a name an entry before it has: junked, not followed */
 			if (e->flags & IM_EDGE_DUP) {
+				size_t n0 = p->nprobs;
+
 				add_prob(p, k, e->child, PR_RP_DIR_DUP_NAME, 0);
-				p->probs[p->nprobs - 1].sfoff = e->sfoff;
+				if (p->nprobs > n0)
+					p->probs[n0].sfoff = e->sfoff;
 				continue;
 			}
 			/*
