@@ -289,10 +289,12 @@ static bool leaf_sibling(const struct fs_finding *f, void *priv)
  * pointer is not the leaf it came from ("bad sibling back pointer for
  * block N"); a forward pointer of 0 ends the walk, which is short if
  * the root has children left ("directory block used/count inconsistency
- * - I/COUNT").  Only a root of leaves (level 1) is walked so.
+ * - I/COUNT").  Only a root of leaves (level 1) is walked so.  Returns
+ * whether the walk stops short, *at the leaf (counted from 0) where it
+ * does, and says where only if say.
  */
-static void leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
-			     xfs_dablk_t root)
+static bool leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
+			     xfs_dablk_t root, bool say, uint32_t *at)
 {
 	const struct fs_geom *g = &c->r->fs->geo;
 	const struct xfs_da3_node_hdr *nh;
@@ -305,7 +307,7 @@ static void leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
 	struct fs_buf *bp = dir_tree_read(c, del, root);
 
 	if (!bp)
-		return;
+		return false;
 	nh = (const void *)bp->data;
 	ne = (const void *)(bp->data + sizeof(*nh));
 	count = get_be16(nh->count);
@@ -313,7 +315,7 @@ static void leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
 		count = max;
 	if (get_be16(nh->level) != 1 || !count) {
 		buf_release(bp);
-		return;
+		return false;
 	}
 	cur = get_be32(ne[0].before);
 	buf_release(bp);
@@ -325,19 +327,24 @@ static void leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
 
 		b.dablk = cur;
 		if (!extents_lookup(del, cur, &m)) {
-			dir_tree_say(c, PR_RP_DIR_NODE_NOMAP, &b, cur, 0, NULL);
-			return;
+			if (say)
+				dir_tree_say(c, PR_RP_DIR_NODE_NOMAP, &b, cur, 0,
+					     NULL);
+			*at = i;
+			return true;
 		}
 		bp = dir_tree_read(c, del, cur);
 		if (!bp)
-			return;
+			return false;
 		lh = (const void *)bp->data;
 		le = (const void *)(bp->data + sizeof(*lh));
 		if (get_be16(lh->info.magic) != XFS_DIR3_LEAFN_MAGIC) {
-			dir_tree_say(c, PR_RP_DIR_LEAFN_MAGIC, &b,
-				     get_be16(lh->info.magic), 0, NULL);
+			if (say)
+				dir_tree_say(c, PR_RP_DIR_LEAFN_MAGIC, &b,
+					     get_be16(lh->info.magic), 0, NULL);
 			buf_release(bp);
-			return;
+			*at = i;
+			return true;
 		}
 		n = get_be16(lh->count);
 		if (n > lmax)
@@ -348,17 +355,23 @@ static void leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
 			if (get_be32(le[k].address) == XFS_DIR2_NULL_DATAPTR)
 				continue;
 			if (h < greatest) {
-				dir_tree_say(c, PR_RP_DIR_LEAFN_HASH_ORDER, &b, 0,
-					     0, NULL);
+				if (say)
+					dir_tree_say(c,
+						     PR_RP_DIR_LEAFN_HASH_ORDER,
+						     &b, 0, 0, NULL);
 				buf_release(bp);
-				return;
+				*at = i;
+				return true;
 			}
 			greatest = h;
 		}
 		if (get_be32(lh->info.back) != prev) {
-			dir_tree_say(c, PR_RP_DIR_LEAFN_BACK, &b, 0, 0, NULL);
+			if (say)
+				dir_tree_say(c, PR_RP_DIR_LEAFN_BACK, &b, 0, 0,
+					     NULL);
 			buf_release(bp);
-			return;
+			*at = i;
+			return true;
 		}
 		prev = cur;
 		cur = get_be32(lh->info.forw);
@@ -369,8 +382,48 @@ static void leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
 	}
 	if (i + 1 != count) {
 		b.dablk = root;
-		dir_tree_say(c, PR_RP_DIR_NODE_COUNT, &b, i, count, NULL);
+		if (say)
+			dir_tree_say(c, PR_RP_DIR_NODE_COUNT, &b, i, count,
+				     NULL);
+		*at = i;
+		return true;
 	}
+	return false;
+}
+
+/*
+ * Whether the reference's walk of the leaves (leaf_chain_words) is the
+ * one to make: every block of the leaf space read whole, with no header
+ * or tail finding, the root with no right sibling and a first pointer
+ * its descent takes, and any leaf with no finding but its hashes'
+ * order.
+ */
+static bool chain_walkable(const struct dir_tree *t, xfs_dablk_t root,
+			   xfs_dablk_t freeblk)
+{
+	for (unsigned i = 0; i < t->n; i++) {
+		const struct dir_tblk *b = &t->v[i];
+
+		if (b->dablk >= freeblk)
+			continue;
+		if (b->magic || b->crc || b->blkno || b->uuid || b->owner ||
+		    b->verifier || b->header || b->tail || b->nused ||
+		    b->bad_entry != UINT32_MAX)
+			return false;
+		if (b->dablk == root ? b->forw || b->bad_ptr == 0 :
+		    b->bad_ptr != UINT32_MAX)
+			return false;
+	}
+	return true;
+}
+
+/* Whether the root has a node hash to correct (dir_root_words says it). */
+static bool root_hash_words(const struct dir_tree *t, xfs_dablk_t root)
+{
+	for (unsigned i = 0; i < t->n; i++)
+		if (t->v[i].dablk == root)
+			return t->v[i].hash_interior || t->v[i].hash_last;
+	return false;
 }
 
 /* A free block's header words the reference holds to each other. */
@@ -511,6 +564,7 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 	xfs_dablk_t root = dir_leaf_dablk(g), freeblk = dir_free_dablk(g);
 	struct dir_tree t = { .n = 0 };
 	bool rebuild = false, said = false, leafn_said = false;
+	bool chain_said = false;
 
 	for (size_t i = 0; i < c->fl.n; i++) {
 		const struct fs_finding *f = &c->fl.v[i];
@@ -678,8 +732,28 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 		if (t.v[i].dablk == root && t.v[i].header)
 			c->leaf_unread = true;
 
-	/* the reference's phase 3: the dabtree walk */
-	for (unsigned i = 0; form == DIR_FORM_NODE && i < t.n; i++) {
+	/*
+	 * The reference's phase 3: the dabtree walk.  Where the tree's
+	 * blocks are whole and only their pointers or a leaf's hashes are
+	 * wrong, its walk of the leaves is made as it makes it, and says
+	 * where it stops; else the lowest damaged block is named.
+	 */
+	if (form == DIR_FORM_NODE && chain_walkable(&t, root, freeblk)) {
+		uint32_t at;
+
+		/*
+		 * (a node hash to correct is said when the walk passes the
+		 * leaf: of a walk stopped at the first, never)
+		 */
+		if (leaf_chain_words(c, del, root, false, &at) &&
+		    (at == 0 || !root_hash_words(&t, root)) &&
+		    leaf_chain_words(c, del, root, true, &at)) {
+			chain_said = rebuild = true;
+			keep_notes(c, leaf_sibling, NULL);
+		}
+	}
+	for (unsigned i = 0; form == DIR_FORM_NODE && i < t.n && !chain_said;
+	     i++) {
 		const struct dir_tblk *b = &t.v[i];
 
 		if (b->dablk >= freeblk)
@@ -771,12 +845,10 @@ bool dir_tree_words(struct p3ag *c, const struct fs_extents *del,
 				said = false;
 		}
 	}
-	/* a leaf's sibling pointer alone: the walk's words, else none */
+	/* a leaf's sibling pointer: the walk's words above, else none */
 	for (size_t i = 0; form == DIR_FORM_NODE && i < c->fl.n; i++) {
 		if (!leaf_sibling(&c->fl.v[i], NULL))
 			continue;
-		if (!t.n)
-			leaf_chain_words(c, del, root);
 		keep_notes(c, leaf_sibling, NULL);
 		rebuild = true;
 		break;
