@@ -363,6 +363,8 @@ std | node directory: a leafn's forward pointer to no block | inode {ino:/dir_no
 std | node directory: a leafn's forward pointer back to the first leaf | inode {ino:/dir_node}; dblock 8388609; fuzz -d lhdr.info.hdr.forw lastbit
 std | node directory: a leafn's forward pointer past its neighbour | inode {ino:/dir_node}; dblock 8388609; write -d lhdr.info.hdr.forw 8388612
 std | node directory: a leafn's forward pointer to a data block | inode {ino:/dir_node}; dblock 8388609; write -d lhdr.info.hdr.forw 1
+std | node directory: the root's first pointer to a later leaf, whose back pointer stops the walk | inode {ino:/dir_node}; dblock 8388608; fuzz -d nbtree[0].before lastbit
+std | node directory: the root's first pointer to the last leaf | inode {ino:/dir_node}; dblock 8388608; write -d nbtree[0].before 8388617
 std | node directory: free block UUID | inode {ino:/dir_node}; dblock 16777216; fuzz -d fhdr.hdr.uuid zeroes
 std | node directory: free block nvalid past the data blocks | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nvalid 2000
 std | node directory: free block nvalid below nused | inode {ino:/dir_node}; dblock 16777216; write -d fhdr.nvalid 20
