@@ -280,18 +280,18 @@ static bool leaf_sibling(const struct fs_finding *f, void *priv)
 }
 
 /*
- * The reference's phase 3 walk of a node directory's leaves, for a tree
- * whose only damage is a leaf's sibling pointer: from the root's first
- * child it goes leaf to leaf by the forward pointers, and stops at the
- * first leaf it cannot map ("can't map block N"), that is no leaf ("bad
- * directory leaf magic # M ... block N"), whose hashes go below
- * the highest seen ("bad hash ordering in block N") or whose back
- * pointer is not the leaf it came from ("bad sibling back pointer for
- * block N"); a forward pointer of 0 ends the walk, which is short if
- * the root has children left ("directory block used/count inconsistency
- * - I/COUNT").  Only a root of leaves (level 1) is walked so.  Returns
- * whether the walk stops short, *at the leaf (counted from 0) where it
- * does, and says where only if say.
+ * The reference's phase 3 walk of a node directory's leaves (where it
+ * applies: chain_walkable).  From the root's first child it goes leaf
+ * to leaf by the forward pointers, and stops at the first leaf it
+ * cannot map ("can't map block N"), that is no leaf ("bad directory
+ * leaf magic # M ... block N"), whose hashes go below the highest seen
+ * ("bad hash ordering in block N") or whose back pointer is not the
+ * leaf it came from ("bad sibling back pointer for block N"); a forward
+ * pointer of 0 ends the walk, which is short if the root has children
+ * left ("directory block used/count inconsistency - I/COUNT").  Only a
+ * root of leaves (level 1) is walked so.  Returns whether the walk
+ * stops short, *at the leaf (counted from 0) where it does, and says
+ * where only if say.
  */
 static bool leaf_chain_words(struct p3ag *c, const struct fs_extents *del,
 			     xfs_dablk_t root, bool say, uint32_t *at)
