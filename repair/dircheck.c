@@ -134,9 +134,7 @@ static int dup_walk_cb(void *priv, const uint8_t *name, unsigned namelen,
 	uint64_t byte = ((uint64_t)dablk << w->c->r->fs->geo.blocklog) + off;
 
 	(void)ftype;
-	if (rp_dot_entry(false, w->dir, name, namelen, ino, dablk, off) ||
-	    (namelen == 2 && name[0] == '.' && name[1] == '.') ||
-	    rp_entry_marked(false, name, namelen))
+	if (!rp_entry_edge(false, w->dir, name, namelen, ino, dablk, off))
 		return 0;
 	for (size_t i = 0; i < w->nat; i++)
 		if (w->at[i] == byte && w->k < w->edges->n) {

@@ -187,6 +187,17 @@ static bool kernel_refuses(const struct fs_finding *f)
 	}
 }
 
+/*
+ * The keys of a bmap btree root in the inode out of order: the reference
+ * holds them only to their children's first keys ("bad key in bmbt root
+ * ... would reset"), never to each other.
+ */
+static bool bmbt_root_key_order(const struct fs_finding *f)
+{
+	return f->code == PR_BTREE_KEYS_OUT_OF_ORDER &&
+	       f->obj.type == OBJ_BMBT && f->obj.daddr == (xfs_daddr_t)-1;
+}
+
 /* A finding of fork_extents: the map or its bmap btree. */
 enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 {
@@ -197,14 +208,7 @@ enum verdict fork_verdict(const struct fs_finding *f, bool attr)
 	case PR_BTREE_BAD_KEY:
 		return V_NOTE;		/* a counter, a key: the map is whole */
 	case PR_BTREE_KEYS_OUT_OF_ORDER:
-		/*
-		 * The root's keys in the inode the reference holds only to
-		 * their children's first keys ("bad key in bmbt root ...
-		 * would reset"), never to each other.
-		 */
-		if (f->obj.type == OBJ_BMBT && f->obj.daddr == (xfs_daddr_t)-1)
-			return V_NOTE;
-		return bad;
+		return bmbt_root_key_order(f) ? V_NOTE : bad;
 	case PR_BTREE_BAD_NUMRECS:
 		/* fewer records than a block should hold are still records */
 		return f->found <= f->expected ? V_NOTE : bad;
@@ -1126,10 +1130,7 @@ static void fork_first_only(struct p3ag *c, bool attr)
 
 		if (held || (f->code == PR_BTREE_RECS_OUT_OF_ORDER &&
 			     f->obj.type == OBJ_BMBT) ||
-		    (f->code == PR_BTREE_KEYS_OUT_OF_ORDER &&
-		     f->obj.type == OBJ_BMBT &&
-		     f->obj.daddr == (xfs_daddr_t)-1)) {
-			/* (the root's keys: "bad key in bmbt root" says it) */
+		    bmbt_root_key_order(f)) {
 			rp_note_finding(f);
 			continue;
 		}

@@ -468,9 +468,8 @@ static int refs_cb(void *priv, const uint8_t *name, unsigned namelen,
 	}
 	if (is_raw(x, dablk)) {
 		/* said by raw_block: only its place among the entries */
-		if ((namelen == 2 && name[0] == '.' && name[1] == '.') ||
-		    rp_dot_entry(x->shortform, x->d->dir, name, namelen, ino,
-				 dablk, offset))
+		if (!rp_entry_edge(x->shortform, x->d->dir, name, namelen,
+				   ino, dablk, offset))
 			return 0;
 		if (x->pos < x->d->n)
 			x->pos++;

@@ -235,10 +235,8 @@ static int names_cb(void *priv, const uint8_t *name, unsigned namelen,
 	struct p6 *p = n->p;
 
 	(void)ftype;
-	if (namelen == 2 && name[0] == '.' && name[1] == '.')
-		return 0;
-	if (rp_dot_entry(n->shortform, n->dir, name, namelen, ino, dablk,
-			 offset) || rp_entry_marked(n->shortform, name, namelen))
+	if (!rp_entry_edge(n->shortform, n->dir, name, namelen, ino, dablk,
+			   offset))
 		return 0;
 	/* problems are in position order; several may share a position */
 	while (n->next < p->nprobs && p->probs[n->next].pos == n->pos) {

@@ -334,6 +334,21 @@ static inline bool rp_entry_marked(bool shortform, const uint8_t *name,
 	return !shortform && namelen && name[0] == '/';
 }
 
+/*
+ * Whether an entry is one phase 3 keeps an edge of (struct im_edge), in
+ * the order the directory's walk gives them: not its "..", not its "."
+ * (rp_dot_entry), not one marked junked.  A walk that finds an entry's
+ * edge by its place among the entries counts only these.
+ */
+static inline bool rp_entry_edge(bool shortform, xfs_ino_t dir,
+				 const uint8_t *name, unsigned namelen,
+				 xfs_ino_t ino, xfs_dablk_t dablk, uint32_t off)
+{
+	return !(namelen == 2 && name[0] == '.' && name[1] == '.') &&
+	       !rp_dot_entry(shortform, dir, name, namelen, ino, dablk, off) &&
+	       !rp_entry_marked(shortform, name, namelen);
+}
+
 /* Phases (phase1.c ... phase7.c). */
 int phase1(struct repair *r);
 void phase2(struct repair *r);
