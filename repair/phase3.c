@@ -1221,116 +1221,98 @@ static void keep_cleared(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 }
 
 /*
- * A remote symlink's extent list, as the reference checks it before it
- * walks the fork: from offset 0, each extent right after the one before,
- * none empty, and no more blocks in all than the longest target needs.
- * Says what is wrong and returns true to clear the inode.  (A list of
- * more extents than that, or than the fork holds, is left to the walk.)
+ * A symlink's target, read as the reference reads it.  A remote one it
+ * reads a file block at a time, with the blocks after it that are next
+ * on disk too, as one buffer with one header.  A buffer whose checksum
+ * is wrong it says it would correct and reads all the same, unverified;
+ * one its verifier refuses ends the read, as does a header that does
+ * not say the inode, the offset and exactly the bytes the buffer holds
+ * of what is left (as the kernel requires too).  Says what stops it and
+ * returns false; the target has no NUL byte when it returns true.
  */
-static bool symlink_map_bad(struct p3ag *c, const struct fs_inode *ip)
+static bool symlink_target_ok(struct p3ag *c, const struct fs_inode *ip,
+			      const struct fs_extents *del)
 {
-	const struct fs_geom *g = &c->r->fs->geo;
-	uint32_t size, per = g->blocksize - sizeof(struct xfs_dsymlink_hdr);
-	const uint8_t *p = inode_fork_ptr(ip, XFS_DATA_FORK, &size);
-	uint64_t left = (XFS_SYMLINK_MAXLEN + per - 1) / per, next = 0;
-	struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+	struct fs *fs = c->r->fs;
+	const struct fs_geom *g = &fs->geo;
+	uint32_t per = g->blocksize - sizeof(struct xfs_dsymlink_hdr);
+	uint32_t maxblocks = (XFS_SYMLINK_MAXLEN + per - 1) / per;
+	char target[XFS_SYMLINK_MAXLEN];
+	uint64_t left = ip->size, done = 0, i = 0;
 
-	if (!inode_is_symlink(ip) || ip->format != XFS_DINODE_FMT_EXTENTS ||
-	    !p || ip->nextents > size / sizeof(struct xfs_bmbt_rec) ||
-	    ip->nextents > left)
-		return false;
-	a.obj.ino = ip->ino;
-	a.obj.agno = c->agno;
-	for (uint64_t i = 0; i < ip->nextents; i++) {
-		struct xfs_bmbt_irec r;
-
-		bmbt_rec_decode((const struct xfs_bmbt_rec *)p + i, &r);
-		a.v2 = i;
-		if (r.br_startoff != next) {
-			a.found = r.br_startoff;
-			rp_say(c->out, PR_RP_SYMLINK_EXT_OFFSET, &a);
-			return true;
-		}
-		if (!r.br_blockcount || r.br_blockcount > left) {
-			a.found = r.br_blockcount;
-			rp_say(c->out, PR_RP_SYMLINK_EXT_COUNT, &a);
-			return true;
-		}
-		left -= r.br_blockcount;
-		next += r.br_blockcount;
+	if (ip->format == XFS_DINODE_FMT_LOCAL) {
+		memcpy(target, ip->dfork, ip->size);
+		done = ip->size;
+		left = 0;
 	}
-	return false;
-}
+	while (left) {
+		struct xfs_bmbt_irec e;
+		const struct xfs_dsymlink_hdr *h;
+		struct fs_findings vf;
+		struct fs_buf *bp;
+		xfs_fsblock_t fsb;
+		uint32_t n = 1;
+		uint64_t bytes;
+		bool refused = false;
 
-/*
- * symlink_read's findings about a remote block, in the reference's
- * words: one its verifier refuses is a "corrupt" block (and nothing more
- * is said of it); one naming another inode or offset has a bad header.
- */
-static void symlink_block_words(struct p3ag *c, const struct fs_inode *ip,
-				const struct fs_extents *del)
-{
-	const struct fs_geom *g = &c->r->fs->geo;
-	xfs_daddr_t refused = (xfs_daddr_t)-1;
-	size_t j = 0;
-
-	for (size_t i = 0; i < c->fl.n; i++) {
-		struct fs_finding f = c->fl.v[i];
-		bool verifier;
-
-		switch (f.code) {
-		case PR_BMAP_HOLE:
-			if (f.obj.type == OBJ_SYMLINK) {
-				rp_note_finding(&f);	/* libfs's code */
-				f.code = PR_RP_SYMLINK_HOLE;
-			}
-			c->fl.v[j++] = f;
-			continue;
-		case PR_SYMLINK_BAD_MAGIC:
-		case PR_SYMLINK_BAD_UUID:
-		case PR_SYMLINK_BAD_BLKNO:
-			verifier = true;
-			break;
-		case PR_SYMLINK_BAD_HEADER:
-			verifier = !f.field || !strcmp(f.field, "bytes");
-			break;
-		case PR_SYMLINK_BAD_OWNER:
-			verifier = false;
-			break;
-		default:
-			c->fl.v[j++] = f;
-			continue;
+		if (!extents_lookup(del, i, &e)) {
+			say_ino(c, PR_RP_SYMLINK_HOLE, i, 0);
+			return false;
 		}
-		if (f.obj.daddr == (xfs_daddr_t)-1) {
-			c->fl.v[j++] = f;
-			continue;
+		fsb = e.br_startblock + (i - e.br_startoff);
+		while (n <= maxblocks && extents_lookup(del, i + 1, &e) &&
+		       e.br_startblock + (i + 1 - e.br_startoff) == fsb + n) {
+			n++;
+			i++;
 		}
-		if (f.obj.daddr == refused)
-			continue;	/* said: the block is refused */
-		rp_note_finding(&f);	/* libfs's code, for the record */
-		f.found = daddr_to_fsb(g, f.obj.daddr);
-		f.obj.ino = ip->ino;
-		f.flags = FND_FOUND | FND_EXPECTED;
-		f.field = NULL;
-		if (verifier) {
-			refused = f.obj.daddr;
-			f.code = PR_RP_SYMLINK_BLOCK_CORRUPT;
+		if (bcache_read(fs->bc, fsb_to_daddr(g, fsb), n * g->blocksize,
+				NULL, NULL, &bp)) {
+			say_ino_as(c, PR_RP_SYMLINK_READ_ERR, NULL, fsb, i);
+			return false;
+		}
+		h = (const void *)bp->data;
+		findings_init(&vf);
+		if (!xfs_cksum_verify(bp->data, bp->len, XFS_SYMLINK_CRC_OFF)) {
+			say_ino(c, PR_RP_SYMLINK_BAD_CRC, fsb, 0);
 		} else {
-			f.code = PR_RP_SYMLINK_HDR_BAD;
-			f.extra = 0;
-			for (size_t k = 0; k < del->n; k++) {
-				const struct xfs_bmbt_irec *e = &del->v[k];
-
-				if (f.found >= e->br_startblock &&
-				    f.found < e->br_startblock +
-					      e->br_blockcount)
-					f.extra = e->br_startoff +
-						  (f.found - e->br_startblock);
+			symlink_buf_ops.verify(fs, bp, &vf);
+			for (size_t k = 0; k < vf.n; k++) {
+				refused |= vf.v[k].code != PR_SYMLINK_BAD_LSN;
+				rp_note_finding(&vf.v[k]);
 			}
 		}
-		c->fl.v[j++] = f;
+		findings_free(&vf);
+		bytes = bp->len - sizeof(*h);
+		if (bytes > left)
+			bytes = left;
+		if (refused) {
+			say_ino(c, PR_RP_SYMLINK_BLOCK_CORRUPT, fsb, 0);
+		} else if (get_be32(h->sl_offset) != done ||
+			   get_be32(h->sl_bytes) != bytes ||
+			   get_be64(h->sl_owner) != ip->ino) {
+			struct rp_args a = RP_ARGS_INIT(OBJ_INODE);
+
+			a.obj.ino = c->ino;
+			a.obj.agno = c->agno;
+			a.found = fsb;
+			a.v2 = i;
+			rp_say(c->out, PR_RP_SYMLINK_HDR_BAD, &a);
+			refused = true;
+		} else {
+			memcpy(target + done, bp->data + sizeof(*h), bytes);
+		}
+		buf_release(bp);
+		if (refused)
+			return false;
+		done += bytes;
+		left -= bytes;
+		i++;
 	}
-	findings_truncate(&c->fl, j);
+	if (memchr(target, 0, done)) {
+		say_ino(c, PR_SYMLINK_BAD_TARGET, 0, 0);
+		return false;
+	}
+	return true;
 }
 
 /* A directory, a symlink: their content.  Returns false to clear. */
@@ -1338,18 +1320,15 @@ static bool check_content(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			  const struct fs_inode *ip,
 			  const struct fs_extents *del)
 {
-	struct fs *fs = c->r->fs;
-
 	if (inode_is_dir(ip)) {
 		if (check_dir(c, ch, bit, ip, del) == DV_CLEAR)
 			return false;
 	} else if (inode_is_symlink(ip)) {
-		char target[XFS_SYMLINK_MAXLEN + 1];
-
-		symlink_read(fs, ip, del, target, &c->fl);
-		symlink_block_words(c, ip, del);
-		if (c->fl.nerrors) {
-			p3_flush(c, ip->mode, NULL, false);
+		if (ip->size >= XFS_SYMLINK_MAXLEN) {
+			say_ino(c, PR_RP_SYMLINK_TOO_LONG, ip->size, 0);
+			return false;
+		}
+		if (ip->size && !symlink_target_ok(c, ip, del)) {
 			say_ino(c, PR_RP_SYMLINK_BAD, 0, 0);
 			return false;
 		}
@@ -1695,6 +1674,151 @@ static uint32_t p3_disk_nlink(const struct xfs_dinode *d)
 	       get_be32(d->di_nlink);
 }
 
+/*
+ * Would the reference have stopped reading a symlink's core at f?  It
+ * checks the core in an order of its own and clears the inode at the
+ * first rule a symlink breaks; what it would have checked after that
+ * is not said.  Its data fork format comes right after the identity
+ * fields (magic, version, number, UUID, a size below zero, the unlinked
+ * pointer); its size against the format after the flags and hints, and
+ * before the fork offset, the forks and the counters.
+ */
+static bool symlink_said_later(const struct fs_finding *f, bool format)
+{
+	switch (f->code) {
+	case PR_INODE_BAD_MAGIC:
+	case PR_INODE_BAD_VERSION:
+	case PR_INODE_BAD_CRC:
+	case PR_INODE_BAD_INO:
+	case PR_INODE_BAD_UUID:
+	case PR_INODE_BAD_UNLINKED:
+	case PR_INODE_BAD_MODE:
+	case PR_INODE_BAD_FORMAT:
+		return false;
+	case PR_INODE_BAD_SIZE:
+		return field_is(f, "core.size") ? (int64_t)f->found >= 0 : true;
+	case PR_INODE_BAD_NEXTENTS:
+	case PR_BMAP_COUNT_MISMATCH:
+	case PR_INODE_BAD_NBLOCKS:
+	case PR_INODE_BAD_FORKOFF:
+	case PR_INODE_BAD_DEV_FORKOFF:
+	case PR_INODE_BAD_AFORMAT:
+	case PR_RP_AFORMAT_NO_FORK:
+	case PR_BMAP_BAD_ROOT:
+		return true;
+	default:
+		return format || field_is(f, "u3.") || field_is(f, "a.");
+	}
+}
+
+/*
+ * The rules the reference holds a symlink's core to before it walks
+ * either fork: a data fork of local or extents format ("bad inode
+ * format"); a size that fits in the fork for local format and does not
+ * for extents ("mismatch between format and size"); no more extents
+ * than the longest target needs, each right after the one before it and
+ * none empty.  Returns the words for the first rule broken, with a set
+ * up for them (PR_INODE_BAD_FORMAT: added to the findings instead), or
+ * PR_NONE.  The findings of what it would have checked later are then
+ * only notes.
+ */
+static enum fs_problem symlink_core_rules(struct p3ag *c,
+					  const struct xfs_dinode *d,
+					  const struct p3_counts *k,
+					  struct rp_args *a)
+{
+	const struct fs_geom *g = &c->r->fs->geo;
+	uint32_t per = g->blocksize - sizeof(struct xfs_dsymlink_hdr);
+	/* a core of another version: the forks where a v2 core ends */
+	uint32_t off = d->di_version == XFS_DINODE_VERSION_3 ?
+		       XFS_DINODE_CORE_SIZE : XFS_DINODE_CRC_OFF;
+	uint32_t lit = g->inodesize - off;
+	uint64_t dsize = d->di_forkoff ? d->di_forkoff * 8u : lit;
+	uint64_t size = get_be64(d->di_size);
+	uint64_t left = (XFS_SYMLINK_MAXLEN + per - 1) / per, next = 0;
+	enum fs_problem code = PR_NONE;
+	bool format = false;
+	size_t j = 0;
+
+	if ((get_be16(d->di_mode) & XFS_S_IFMT) != XFS_S_IFLNK ||
+	    (int64_t)size < 0 || findings_has(&c->fl, PR_INODE_BAD_MAGIC))
+		return PR_NONE;
+	a->obj.ino = c->ino;
+	a->obj.agno = c->agno;
+	if (d->di_format != XFS_DINODE_FMT_LOCAL &&
+	    d->di_format != XFS_DINODE_FMT_EXTENTS) {
+		format = true;
+		code = PR_INODE_BAD_FORMAT;
+	} else if (size <= dsize) {
+		if (d->di_format != XFS_DINODE_FMT_LOCAL)
+			code = PR_RP_SYMLINK_SIZE_EXTENTS;
+	} else if (d->di_format == XFS_DINODE_FMT_LOCAL) {
+		code = PR_RP_SYMLINK_SIZE_LOCAL;
+	} else if (k->disk[0] > left) {
+		code = PR_RP_SYMLINK_NEXTENTS;
+		a->found = k->disk[0];
+	} else {
+		const uint8_t *p = (const uint8_t *)d + off;
+
+		/* at most 3 records of 16 bytes: in any inode's literal area */
+		for (uint64_t i = 0; i < k->disk[0]; i++) {
+			struct xfs_bmbt_irec r;
+
+			bmbt_rec_decode((const struct xfs_bmbt_rec *)p + i, &r);
+			a->v2 = i;
+			if (r.br_startoff != next) {
+				a->found = r.br_startoff;
+				code = PR_RP_SYMLINK_EXT_OFFSET;
+				break;
+			}
+			if (!r.br_blockcount || r.br_blockcount > left) {
+				a->found = r.br_blockcount;
+				code = PR_RP_SYMLINK_EXT_COUNT;
+				break;
+			}
+			left -= r.br_blockcount;
+			next += r.br_blockcount;
+		}
+	}
+	if (code == PR_RP_SYMLINK_SIZE_EXTENTS ||
+	    code == PR_RP_SYMLINK_SIZE_LOCAL) {
+		a->found = d->di_format;
+		a->expected = size;
+	}
+	if (code == PR_NONE) {
+		/* a remote target too long: said with the content */
+		for (size_t i = 0; i < c->fl.n; i++) {
+			struct fs_finding *f = &c->fl.v[i];
+
+			if (f->code == PR_INODE_BAD_SIZE &&
+			    field_is(f, "core.size") &&
+			    d->di_format == XFS_DINODE_FMT_EXTENTS) {
+				rp_note_finding(f);
+				f->code = PR_NONE;
+			}
+		}
+		return PR_NONE;
+	}
+	for (size_t i = 0; i < c->fl.n; i++) {
+		if (c->fl.v[i].code == PR_NONE)
+			continue;	/* noted already */
+		if (symlink_said_later(&c->fl.v[i], format))
+			rp_note_finding(&c->fl.v[i]);
+		else
+			c->fl.v[j++] = c->fl.v[i];
+	}
+	findings_truncate(&c->fl, j);
+	if (format && !findings_has(&c->fl, PR_INODE_BAD_FORMAT)) {
+		struct fs_objref o = OBJREF_INIT(OBJ_INODE);
+
+		o.ino = c->ino;
+		o.agno = c->agno;
+		fs_report_found(&c->fl, PR_INODE_BAD_FORMAT, &o, "core.format",
+				d->di_format);
+	}
+	return code;
+}
+
 void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		      const uint8_t *raw)
 {
@@ -1717,6 +1841,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	struct fs_finding later_f;
 	bool data_root_bad, local_too_large;
 	struct p3_counts k;
+	struct rp_args sym_a = RP_ARGS_INIT(OBJ_INODE);
+	enum fs_problem sym;
 
 	/* no rp_note_lsn(di_lsn): the reference's maximum leaves inodes out */
 	if (inobt_free && (get_be16(d->di_magic) != XFS_DINODE_MAGIC || !mode)) {
@@ -1750,6 +1876,18 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 				c->fl.v[i].code = PR_RP_AFORMAT_NO_FORK;
 	count_limits(c, d, &k);
+	sym = symlink_core_rules(c, d, &k, &sym_a);
+	if (sym != PR_NONE) {
+		v = p3_flush(c, mode,
+			     findings_has(&c->fl, PR_INODE_BAD_VERSION) ?
+			     judge_old_core : judge_core, false);
+		if (v != V_INODE) {
+			rp_say(c->out, sym, &sym_a);
+			say_ino(c, PR_RP_SYMLINK_FORK_BAD, 0, 0);
+		}
+		mark_cleared(c, ch, bit);
+		return;
+	}
 	/*
 	 * A file type that is none: the reference checks the flags2 word
 	 * before the type, and a reflink flag on what is no regular file
@@ -1863,13 +2001,6 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	    dir_size_bad(c, &ip)) {
 		if (c->has_overrun)
 			say_finding(c, &c->overrun, mode, false);
-		mark_cleared(c, ch, bit);
-		inode_release(&ip);
-		return;
-	}
-
-	if (symlink_map_bad(c, &ip)) {
-		say_ino(c, PR_RP_SYMLINK_FORK_BAD, 0, 0);
 		mark_cleared(c, ch, bit);
 		inode_release(&ip);
 		return;

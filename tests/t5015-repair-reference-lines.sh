@@ -567,6 +567,15 @@ std | a symlink extent longer than a target needs | inode {ino:/link_long}; fuzz
 std | a symlink extent not at offset 0 | inode {ino:/link_long}; fuzz -d u3.bmx[0].startoff firstbit
 std | a symlink with no extents: its block unmapped | inode {ino:/link_long}; fuzz -d core.nextents lastbit
 plain | a short symlink's extent counter past its bound | inode {ino:/link_short}; fuzz -d core.nextents sub
+std | a symlink in btree format | inode {ino:/link_long}; write -d core.format 3
+std | a short symlink's size past its fork | inode {ino:/link_short}; fuzz -d core.size middlebit
+std | a remote symlink of size 0 | inode {ino:/link_long}; write -d core.size 0
+std | a remote symlink of more extents than a target needs | inode {ino:/link_long}; fuzz -d core.nextents middlebit
+std | a remote symlink's size past the longest target | inode {ino:/link_long}; fuzz -d core.size add
+std | a remote symlink one byte longer than its block says | inode {ino:/link_long}; fuzz -d core.size lastbit
+std | a symlink block's checksum alone wrong | inode {ino:/link_long}; dblock 0; fuzz -c crc add
+std | a symlink block's checksum and owner wrong | inode {ino:/link_long}; dblock 0; fuzz -c owner add
+std | a symlink extent moved to a block of something else | inode {ino:/link_long}; fuzz -d u3.bmx[0].startblock add
 plain | a btree fork's extent counter past its bound | inode {ino:/file_btree}; fuzz -d core.nextents ones
 plain | an extent that runs past its AG ("overflows") | inode {ino:/file_small}; fuzz -d u3.bmx[0].blockcount sub
 plain | bmbt leaf: more records than fit | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; fuzz -d numrecs middlebit
