@@ -853,6 +853,13 @@ static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 		say_irec_counts(r, agno, o, f);
 	} else if (f->code == PR_INOBT_BAD_STARTINO) {
 		say_bad_startino(r, agno, o, f);
+	} else if (f->code == PR_AGI_BAD_UNLINKED) {
+		/*
+		 * The reference names every bucket in use in its phase 3
+		 * ("agi unlinked bucket N is I in ag A"), ours too: a bucket
+		 * of an impossible inode, or of the wrong one, says no more.
+		 */
+		rp_note_finding(f);
 	} else if (!say_bt_header(r, agno, o, fl, i)) {
 		rp_finding(o, f);
 	}

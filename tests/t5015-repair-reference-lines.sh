@@ -217,8 +217,8 @@ rp_need "$XK_REPAIR"
 # brackets at the end), which the reference has none of -- what we
 # report beyond the reference, and why, is in repair/DIFFERENCES.md and
 # checked by t5011 -- nor a missing ".." where the reference knows the
-# parent.
-strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry)'
+# parent, nor libfs's words beside its line for an AGI unlinked bucket.
+strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$)'
 
 noise='^(Cannot get host filesystem geometry|Repair may fail if there is a sector size mismatch|the image and the host filesystem|Metadata (corruption|CRC error) detected at|bp=\(|[0-9a-f]+: Badness in key lookup)'
 
@@ -646,6 +646,8 @@ std | a free inode's version, its CRC left stale | inode 160; write -d core.vers
 std | a free inode's UUID: cleared | inode 170; fuzz -d v3.uuid ones
 std | a free inode's number: cleared | inode 150; fuzz -d v3.inumber add
 std | a free inode's next_unlinked naming no inode | inode 160; write -d next_unlinked 99999999
+std | an AGI unlinked bucket of an inode hashed to another bucket | agi 2; write -d unlinked[3] 12345
+std | an AGI unlinked bucket of an inode past the AG | agi 1; write -d unlinked[5] 0x7fffffc5
 std | a free inode's realtime flag: the first look's words only | inode 160; write -d core.flags 0x1
 std | a free inode's CoW hint flag: the kernel's verifier | inode 160; write -d v3.flags2 0x4
 std | a free inode's attribute fork format | inode 160; fuzz -d core.aformat ones
