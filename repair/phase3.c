@@ -121,14 +121,14 @@ static enum verdict core_verdict(const struct fs_finding *f)
 	case PR_INODE_BAD_AFORMAT:
 		return V_ATTR;
 	case PR_INODE_BAD_NEXTENTS:
-		if (field_is(f, "core.naextents"))
-			return V_ATTR;
 		/*
 		 * A btree fork with fewer extents than the inode could hold
 		 * is a wrong counter (the tree says how many); a count the
 		 * fork cannot hold makes the map unreadable.
 		 */
-		return f->found < f->expected ? V_NOTE : V_INODE;
+		if (f->found < f->expected)
+			return V_NOTE;
+		return field_is(f, "core.naextents") ? V_ATTR : V_INODE;
 	case PR_BMAP_BAD_ROOT:
 		return field_is(f, "a.") ? V_ATTR : V_INODE;
 	case PR_INODE_BAD_SIZE:
@@ -1675,15 +1675,16 @@ static uint32_t p3_disk_nlink(const struct xfs_dinode *d)
 }
 
 /*
- * Would the reference have stopped reading a symlink's core at f?  It
+ * Would the reference have stopped reading an inode's core before f?  It
  * checks the core in an order of its own and clears the inode at the
- * first rule a symlink breaks; what it would have checked after that
- * is not said.  Its data fork format comes right after the identity
- * fields (magic, version, number, UUID, a size below zero, the unlinked
- * pointer); its size against the format after the flags and hints, and
- * before the fork offset, the forks and the counters.
+ * first rule broken; what it would have checked after that is not said.
+ * The data fork's format against the file type comes right after the
+ * identity fields (magic, version, number, UUID, a size below zero, the
+ * unlinked pointer); a symlink's size against the format after the
+ * flags and hints, and before the fork offset, the forks and the
+ * counters.
  */
-static bool symlink_said_later(const struct fs_finding *f, bool format)
+static bool core_said_later(const struct fs_finding *f, bool format)
 {
 	switch (f->code) {
 	case PR_INODE_BAD_MAGIC:
@@ -1709,6 +1710,22 @@ static bool symlink_said_later(const struct fs_finding *f, bool format)
 	default:
 		return format || field_is(f, "u3.") || field_is(f, "a.");
 	}
+}
+
+/* The findings of what the reference checks after the rule broken. */
+static void notes_past(struct p3ag *c, bool format)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < c->fl.n; i++) {
+		if (c->fl.v[i].code == PR_NONE)
+			continue;	/* noted already */
+		if (core_said_later(&c->fl.v[i], format))
+			rp_note_finding(&c->fl.v[i]);
+		else
+			c->fl.v[j++] = c->fl.v[i];
+	}
+	findings_truncate(&c->fl, j);
 }
 
 /*
@@ -1738,7 +1755,6 @@ static enum fs_problem symlink_core_rules(struct p3ag *c,
 	uint64_t left = (XFS_SYMLINK_MAXLEN + per - 1) / per, next = 0;
 	enum fs_problem code = PR_NONE;
 	bool format = false;
-	size_t j = 0;
 
 	if ((get_be16(d->di_mode) & XFS_S_IFMT) != XFS_S_IFLNK ||
 	    (int64_t)size < 0 || findings_has(&c->fl, PR_INODE_BAD_MAGIC))
@@ -1799,15 +1815,7 @@ static enum fs_problem symlink_core_rules(struct p3ag *c,
 		}
 		return PR_NONE;
 	}
-	for (size_t i = 0; i < c->fl.n; i++) {
-		if (c->fl.v[i].code == PR_NONE)
-			continue;	/* noted already */
-		if (symlink_said_later(&c->fl.v[i], format))
-			rp_note_finding(&c->fl.v[i]);
-		else
-			c->fl.v[j++] = c->fl.v[i];
-	}
-	findings_truncate(&c->fl, j);
+	notes_past(c, format);
 	if (format && !findings_has(&c->fl, PR_INODE_BAD_FORMAT)) {
 		struct fs_objref o = OBJREF_INIT(OBJ_INODE);
 
@@ -1876,6 +1884,10 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 				c->fl.v[i].code = PR_RP_AFORMAT_NO_FORK;
 	count_limits(c, d, &k);
+	/* a format the file type cannot have: nothing after it is said */
+	if (findings_has(&c->fl, PR_INODE_BAD_FORMAT) &&
+	    !findings_has(&c->fl, PR_INODE_BAD_MAGIC))
+		notes_past(c, true);
 	sym = symlink_core_rules(c, d, &k, &sym_a);
 	if (sym != PR_NONE) {
 		v = p3_flush(c, mode,
