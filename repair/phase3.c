@@ -1884,8 +1884,12 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 			if (c->fl.v[i].code == PR_INODE_BAD_AFORMAT)
 				c->fl.v[i].code = PR_RP_AFORMAT_NO_FORK;
 	count_limits(c, d, &k);
-	/* a format the file type cannot have: nothing after it is said */
-	if (findings_has(&c->fl, PR_INODE_BAD_FORMAT) &&
+	/*
+	 * A size below zero, a format the file type cannot have: nothing
+	 * the reference checks after them is said (a device's size, say).
+	 */
+	if ((findings_has(&c->fl, PR_INODE_BAD_FORMAT) ||
+	     (int64_t)get_be64(d->di_size) < 0) &&
 	    !findings_has(&c->fl, PR_INODE_BAD_MAGIC))
 		notes_past(c, true);
 	sym = symlink_core_rules(c, d, &k, &sym_a);

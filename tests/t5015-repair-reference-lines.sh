@@ -219,8 +219,8 @@ rp_need "$XK_REPAIR"
 # checked by t5011 -- nor a missing ".." where the reference knows the
 # parent, nor libfs's words beside its line for an AGI unlinked bucket
 # or a btree fork's extent counter, nor what it does not get to check
-# once a data fork's format clears the inode.
-strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$|inode ino [0-9]+ .* \[INODE_BAD_NEXTENTS\]$|bad attr fork offset [0-9]+ in dev inode)'
+# once a data fork's format or a size below zero clears the inode.
+strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$|inode ino [0-9]+ .* \[INODE_BAD_NEXTENTS\]$|bad attr fork offset [0-9]+ in dev inode|size of (character device|block device|socket|fifo) inode)'
 
 noise='^(Cannot get host filesystem geometry|Repair may fail if there is a sector size mismatch|the image and the host filesystem|Metadata (corruption|CRC error) detected at|bp=\(|[0-9a-f]+: Badness in key lookup)'
 
@@ -572,6 +572,7 @@ plain | a short symlink's extent counter past its bound | inode {ino:/link_short
 std | a symlink in btree format | inode {ino:/link_long}; write -d core.format 3
 std | a file's data fork format of a device | inode {ino:/file_small}; fuzz -d core.format zeroes
 std | a file's attribute fork in btree format of no root | inode {ino:/file_small}; fuzz -d core.aformat lastbit
+std | a character device's size below zero | inode {ino:/chardev}; fuzz -d core.size ones
 std | a short symlink's size past its fork | inode {ino:/link_short}; fuzz -d core.size middlebit
 std | a remote symlink of size 0 | inode {ino:/link_long}; write -d core.size 0
 std | a remote symlink of more extents than a target needs | inode {ino:/link_long}; fuzz -d core.nextents middlebit
