@@ -186,7 +186,7 @@ static int inobt_rec(struct btree_walk *w, const void *rec, void *priv)
 	for (unsigned i = 0; i < XFS_INODES_PER_CHUNK; i++) {
 		uint32_t b;
 
-		if (ir.holes & (1ull << i))
+		if (rp_irec_holes(&ir) & (1ull << i))
 			continue;
 		b = agino_to_agbno(g, ir.startino + i);
 		/*

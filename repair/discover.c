@@ -209,6 +209,11 @@ void rp_chunk_known(struct repair *r, xfs_agnumber_t agno, xfs_agino_t start,
 	found_add(&r->ags[agno], start);
 }
 
+void rp_chunk_whole(struct repair *r, xfs_agnumber_t agno, xfs_agino_t start)
+{
+	found_add(&r->ags[agno], start);
+}
+
 /*
  * Look for the chunk of one candidate; process it if found (true).  As
  * the reference, only the candidate is taken to be in use: every other

@@ -296,6 +296,21 @@ static bool inobt_suspect(struct repair *r, const struct fs_findings *fl,
 }
 
 /*
+ * Does the reference skip an inode btree record that starts at start
+ * ("bad starting inode #", "bad ending inode #"): its chunk does not lie
+ * inside the AG's inodes?
+ */
+static bool irec_start_skipped(const struct fs_geom *g, xfs_agnumber_t agno,
+			       xfs_agino_t start)
+{
+	xfs_agino_t end = start + XFS_INODES_PER_CHUNK - 1;
+
+	return !agino_valid(g, agno, start) ||
+	       agino_to_agbno(g, start) < ag_first_block(g) ||
+	       end < start || !agino_valid(g, agno, end);
+}
+
+/*
  * An inode btree record whose start the reference will not take, in its
  * words: "badly aligned" for a start off the chunk alignment (or 0), then
  * "bad starting inode #" or "bad ending inode #" for a chunk that does
@@ -755,6 +770,31 @@ static bool ino_root_off_level(struct repair *r, xfs_agnumber_t agno,
  * from the record the finding points at) and, for a hole not marked
  * free, the hole mask.
  */
+struct inobt_twin {
+	xfs_agino_t	start;
+	bool		hit;
+};
+
+static int inobt_twin_fn(void *priv, xfs_agnumber_t agno,
+			 const struct inobt_irec *irec)
+{
+	struct inobt_twin *t = priv;
+
+	(void)agno;
+	t->hit |= irec->startino == t->start;
+	return 0;
+}
+
+/* Does the inobt have a record that starts at start? */
+static bool inobt_has_chunk(struct repair *r, xfs_agnumber_t agno,
+			    xfs_agino_t start)
+{
+	struct inobt_twin t = { .start = start };
+
+	ag_iter_chunks(r->fs, agno, inobt_twin_fn, &t, NULL);
+	return t.hit;
+}
+
 static void say_irec_counts(struct repair *r, xfs_agnumber_t agno,
 			    struct rp_out *o, const struct fs_finding *f)
 {
@@ -780,6 +820,16 @@ static void say_irec_counts(struct repair *r, xfs_agnumber_t agno,
 		a.v3 = g->has_sparse ? get_be16(rec->ir_u.sp.ir_holemask) : 0;
 	}
 	buf_release(bp);
+	/*
+	 * A finobt record's holes the reference holds to their free bits
+	 * only when the inobt has no record of the chunk: else it holds
+	 * them to that record's, and says nothing of a difference.
+	 */
+	if (f->code == PR_INOBT_HOLE_NOT_FREE && f->obj.type == OBJ_FINOBT &&
+	    inobt_has_chunk(r, agno, (xfs_agino_t)a.v2)) {
+		rp_note_finding(f);
+		return;
+	}
 	a.obj.agno = agno;
 	a.s1 = f->obj.type == OBJ_FINOBT ? "finobt" : "inobt";
 	if (f->code == PR_INOBT_BAD_FREECOUNT && f->obj.type == OBJ_FINOBT)
@@ -1874,7 +1924,78 @@ static bool fino_claims_say(struct fino_claims *fc, xfs_agnumber_t agno,
 	return hit && (f->code == PR_INOBT_HOLE_NOT_FREE ||
 		       f->code == PR_INOBT_BAD_FREECOUNT ||
 		       f->code == PR_INOBT_BAD_COUNT ||
-		       f->code == PR_INOBT_BAD_HOLEMASK);
+		       f->code == PR_INOBT_BAD_HOLEMASK ||
+		       f->code == PR_FINOBT_NO_FREE);
+}
+
+struct fino_overlap {
+	xfs_agino_t	start;
+	bool		hit;
+};
+
+static int fino_overlap_fn(void *priv, xfs_agnumber_t agno,
+			   const struct inobt_irec *irec)
+{
+	struct fino_overlap *fo = priv;
+
+	(void)agno;
+	if (irec->startino != fo->start &&
+	    (uint64_t)irec->startino + XFS_INODES_PER_CHUNK > fo->start &&
+	    (uint64_t)fo->start + XFS_INODES_PER_CHUNK > irec->startino)
+		fo->hit = true;
+	return 0;
+}
+
+/*
+ * A sparse inode record's hole mask the reference does not hold to the
+ * inode clusters: where it says something else of the same record (the
+ * holes' free bits, its free or inode count), that is what is wrong
+ * with it in its words, and libfs's finding is a note.
+ */
+static bool holemask_said_otherwise(const struct fs_findings *fl,
+				    const struct fs_finding *f)
+{
+	if (f->code != PR_INOBT_BAD_HOLEMASK)
+		return false;
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *g = &fl->v[i];
+
+		if ((g->code == PR_INOBT_HOLE_NOT_FREE ||
+		     g->code == PR_INOBT_BAD_COUNT ||
+		     g->code == PR_INOBT_BAD_FREECOUNT) &&
+		    g->obj.type == f->obj.type &&
+		    g->obj.daddr == f->obj.daddr &&
+		    g->obj.index == f->obj.index)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * What the reference makes of a finobt record no inobt record matches.
+ * One whose chunk does not lie inside the AG it skips ("bad starting
+ * inode #"), one whose inodes another chunk of the inobt's holds it
+ * stops at ("badly aligned"): nothing said of it as undiscovered.  Of
+ * one that is only misaligned it says it is undiscovered and takes its
+ * inodes as uncertain ("found inodes not in the inode allocation
+ * tree"), not as a chunk; any other is a chunk found (a record whose
+ * twin is in a refused inobt leaf too).
+ */
+enum fino_extra { FINO_PASSED_OVER, FINO_UNCERTAIN, FINO_CHUNK };
+
+static enum fino_extra fino_extra_kind(struct repair *r, xfs_agnumber_t agno,
+				       xfs_agino_t start)
+{
+	const struct fs_geom *g = &r->fs->geo;
+	struct fino_overlap fo = { .start = start };
+
+	if (irec_start_skipped(g, agno, start))
+		return FINO_PASSED_OVER;
+	ag_iter_chunks(r->fs, agno, fino_overlap_fn, &fo, NULL);
+	if (fo.hit)
+		return FINO_PASSED_OVER;
+	return start == 0 || !agino_chunk_aligned(g, start) ? FINO_UNCERTAIN :
+							       FINO_CHUNK;
 }
 
 /* What an AG whose headers would be reset has, unread by the reference. */
@@ -1935,12 +2056,33 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		if ((replayed & RP_REPLAY_RMAP) &&
 		    rmap_replay_says(f))
 			continue;
+		if (f->code == PR_INOBT_BAD_STARTINO &&
+		    f->obj.type == OBJ_INOBT && f->found &&
+		    !irec_start_skipped(&r->fs->geo, agno,
+					(xfs_agino_t)f->found) &&
+		    !agino_chunk_aligned(&r->fs->geo, (xfs_agino_t)f->found))
+			ag->ino_uncertain = true;	/* rp_ino_rec_refused */
+		if (holemask_said_otherwise(fl, f)) {
+			rp_note_finding(f);
+			continue;
+		}
 		if (f->code == PR_FINOBT_EXTRA_REC) {
-			xfs_agino_t *nv = realloc(ag->fino_seeds,
-					(ag->nfino_seeds + 1) * sizeof(*nv));
+			enum fino_extra kind;
+			xfs_agino_t *nv;
 
+			kind = fino_extra_kind(r, agno, (xfs_agino_t)f->found);
+			if (kind == FINO_PASSED_OVER) {
+				rp_note_finding(f);
+				continue;
+			}
 			f->obj.ino = agino_to_ino(&r->fs->geo, agno,
 						  (xfs_agino_t)f->found);
+			if (kind == FINO_UNCERTAIN) {
+				ag->ino_uncertain = true;
+				goto keep;
+			}
+			nv = realloc(ag->fino_seeds,
+				     (ag->nfino_seeds + 1) * sizeof(*nv));
 			if (nv) {
 				ag->fino_seeds = nv;
 				ag->fino_seeds[ag->nfino_seeds++] =
@@ -1988,6 +2130,7 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			   f->code == PR_CNTBT_EXTRA_EXTENT) {
 			continue;	/* phase 4's, from the records taken */
 		}
+keep:
 		fl->v[j++] = *f;
 	}
 	findings_truncate(fl, j);
@@ -2033,6 +2176,12 @@ bool rp_ino_rec_refused(const struct repair *r, xfs_agnumber_t agno,
 			const struct inobt_irec *irec)
 {
 	const struct rp_ag *ag = &r->ags[agno];
+
+	/* a record it says is "badly aligned" but does not skip */
+	if (irec->startino && !irec_start_skipped(&r->fs->geo, agno,
+						  irec->startino) &&
+	    !agino_chunk_aligned(&r->fs->geo, irec->startino))
+		return true;
 
 	for (size_t i = 0; i < ag->nino_refused; i++)
 		if (ag->ino_refused[i] == irec->daddr)
@@ -2134,7 +2283,7 @@ static void split_refused(struct repair *r, xfs_agnumber_t agno,
 	if (!ag->nino_refused || ag->hdr_bad || !ag->sum.agi_ok)
 		return;
 	ag_iter_chunks(r->fs, agno, split_rec, &sp, NULL);
-	ag->ino_uncertain = sp.nrefused > 0;
+	ag->ino_uncertain |= sp.nrefused > 0;
 	if (sp.nrefused)
 		ag_iter_fino_chunks(r->fs, agno, fino_vs_refused, &sp, NULL);
 	free(sp.trusted);

@@ -147,7 +147,6 @@ static enum verdict core_verdict(const struct fs_finding *f)
 	case PR_RP_SYMLINK_ZERO_SIZE:
 	case PR_INODE_BAD_DEV_FORKOFF:
 	case PR_INODE_BAD_MAGIC:
-	case PR_INODE_BAD_CRC:
 	case PR_INODE_BAD_INO:
 	case PR_INODE_BAD_UUID:
 	case PR_INODE_BAD_MODE:
@@ -753,18 +752,6 @@ static enum verdict judge_core(const struct fs_finding *f, bool attr)
 {
 	(void)attr;
 	return core_verdict(f);
-}
-
-/*
- * A core of another version than 3: the version, and the CRC a v3 core
- * would have, the reference would clear the inode for, but it reads the
- * rest first, as if the core were good; and if nothing else costs the
- * inode, it is kept in use under -n (see p3_process_inode).
- */
-static enum verdict judge_old_core(const struct fs_finding *f, bool attr)
-{
-	(void)attr;
-	return f->code == PR_INODE_BAD_CRC ? V_NOTE : core_verdict(f);
 }
 
 static enum verdict judge_content(const struct fs_finding *f, bool attr)
@@ -1390,16 +1377,13 @@ static void kept_bad_magic(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 static bool root_findings(struct p3ag *c)
 {
 	bool level_bad[2] = { false, false }, data_root = false;
-	bool other_fatal = false, old_core = false;
+	bool other_fatal = false;
 
-	for (size_t i = 0; i < c->fl.n; i++)
-		old_core |= c->fl.v[i].code == PR_INODE_BAD_VERSION;
 	for (size_t i = 0; i < c->fl.n; i++) {
 		const struct fs_finding *f = &c->fl.v[i];
 
 		if (f->code != PR_BMAP_BAD_ROOT) {
-			other_fatal |= (old_core ? judge_old_core(f, false) :
-					core_verdict(f)) == V_INODE;
+			other_fatal |= core_verdict(f) == V_INODE;
 			continue;
 		}
 		if (field_is(f, "u3.bmbt.level"))
@@ -1841,7 +1825,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	enum verdict v;
 	bool attr_bad = false, attr_said = false, attr_map_bad = false;
 	bool suspect = false, unreadable = false, cut, magic_bad = false;
-	bool version_bad = false;
+	bool version_bad = false, crc_bad = false;
 	xfs_fsblock_t empty_leaf;
 	size_t nkeep, nwalk;
 	bool revive, has_later = false;
@@ -1894,9 +1878,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		notes_past(c, true);
 	sym = symlink_core_rules(c, d, &k, &sym_a);
 	if (sym != PR_NONE) {
-		v = p3_flush(c, mode,
-			     findings_has(&c->fl, PR_INODE_BAD_VERSION) ?
-			     judge_old_core : judge_core, false);
+		v = p3_flush(c, mode, judge_core, false);
 		if (v != V_INODE) {
 			rp_say(c->out, sym, &sym_a);
 			say_ino(c, PR_RP_SYMLINK_FORK_BAD, 0, 0);
@@ -1951,10 +1933,18 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		magic_bad |= c->fl.v[i].code == PR_INODE_BAD_MAGIC;
 		unreadable |= kernel_refuses(&c->fl.v[i]);
 		version_bad |= c->fl.v[i].code == PR_INODE_BAD_VERSION;
+		crc_bad |= c->fl.v[i].code == PR_INODE_BAD_CRC;
 	}
 	c->unlinked_bad = false;
 	c->attr0_said = false;
-	v = p3_flush(c, mode, version_bad ? judge_old_core : judge_core, false);
+	/*
+	 * A checksum the reference would rewrite costs the inode as the
+	 * version does (neither is a verdict of core_verdict's): "would
+	 * have cleared", kept in use under -n.  Its library refuses such an
+	 * inode of version 3 in phases 6 and 7 (of another version it has
+	 * no checksum to check).
+	 */
+	v = p3_flush(c, mode, judge_core, false);
 	if (v == V_INODE && magic_bad) {
 		kept_bad_magic(c, ch, bit, raw, mode, get_be32(d->di_nlink));
 		return;
@@ -2216,7 +2206,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		suspect = true;
 	if (suspect)
 		ch->suspect |= 1ull << bit;
-	if (attr_map_bad || version_bad) {
+	if (attr_map_bad || version_bad || crc_bad) {
 		/*
 		 * An unusable attribute map, or a core of another version:
 		 * the reference's "would have cleared", the inode kept (and
@@ -2253,19 +2243,23 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		 * from loading the inode in phases 6 and 7: only what stops
 		 * it for any inode (a fork its verifiers refuse) does.
 		 */
-		if (!attr_map_bad)
+		if (crc_bad && !version_bad)
+			ch->unreadable |= 1ull << bit;
+		else if (!attr_map_bad)
 			ch->unreadable &= ~readable;
 		/*
-		 * A directory whose attribute fork is refused: the reference
-		 * reads its content before its verdict, and so knows its
-		 * parent when phase 6 reaches it from there (its entries stay
-		 * unread: keep_cleared dropped them).  But a short-form
-		 * directory the kernel's verifier refuses for an inode
-		 * number, which the reference's library names each time it
-		 * fails to load it, has its entries and parent unread.
+		 * A directory whose attribute fork or checksum is refused:
+		 * the reference reads its content before its verdict, and so
+		 * knows its parent when phase 6 reaches it from there (its
+		 * entries stay unread: keep_cleared dropped them).  But a
+		 * short-form directory the kernel's verifier refuses for an
+		 * inode number, which the reference's library names each
+		 * time it fails to load it, has its entries and parent
+		 * unread.
 		 */
 		if (inode_is_dir(&ip) && c->dhdr.dir == c->ino &&
-		    (attr_map_bad || c->dhdr.sf_badino != NULLFSINO)) {
+		    (attr_map_bad || (crc_bad && !version_bad) ||
+		     c->dhdr.sf_badino != NULLFSINO)) {
 			if (c->dhdr.sf_badino != NULLFSINO)
 				c->dhdr.dotdot = NULLFSINO;
 			im_dir_add(r->imap, &c->dhdr, &c->edges);
@@ -2447,6 +2441,7 @@ static int take_chunk(struct p3ag *c, const struct inobt_irec *irec,
 {
 	xfs_agnumber_t agno = c->agno;
 	const struct im_ag *ag = &c->r->imap->ags[agno];
+	uint64_t holes = rp_irec_holes(irec);
 	struct im_chunk *ch;
 
 	/*
@@ -2459,13 +2454,15 @@ static int take_chunk(struct p3ag *c, const struct inobt_irec *irec,
 	    irec->startino < (uint64_t)ag->v[ag->n - 1].startino +
 			     XFS_INODES_PER_CHUNK)
 		return 0;
-	ch = im_add_chunk(c->r->imap, agno, irec->startino, irec->holes,
+	ch = im_add_chunk(c->r->imap, agno, irec->startino, holes,
 			  irec->free);
 	if (!ch)
 		return -1;
 	if (extra)
-		rp_chunk_known(c->r, agno, irec->startino, irec->holes);
-	p3_process_chunk(c, ch, irec->holes);
+		rp_chunk_known(c->r, agno, irec->startino, holes);
+	else if (holes != irec->holes)
+		rp_chunk_whole(c->r, agno, irec->startino);
+	p3_process_chunk(c, ch, holes);
 	return 0;
 }
 

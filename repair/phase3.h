@@ -145,5 +145,8 @@ void rp_discover(struct repair *r);
  */
 void rp_chunk_known(struct repair *r, xfs_agnumber_t agno, xfs_agino_t start,
 		    uint64_t holes);
+/* An inobt chunk taken whole though its record has holes (rp_irec_holes):
+ * what the rmapbt says of its blocks is borne out. */
+void rp_chunk_whole(struct repair *r, xfs_agnumber_t agno, xfs_agino_t start);
 
 #endif

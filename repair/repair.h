@@ -220,6 +220,16 @@ bool rp_block_crc_bad(struct fs *fs, xfs_daddr_t daddr, size_t crc_off);
 bool rp_ino_rec_refused(const struct repair *r, xfs_agnumber_t agno,
 			const struct inobt_irec *irec);
 
+/*
+ * The holes of an inode btree record as the reference takes them: one
+ * that calls an inode in use a hole ("ir_holemask/ir_free mismatch") it
+ * takes whole, every inode there and every block of it an inode block.
+ */
+static inline uint64_t rp_irec_holes(const struct inobt_irec *irec)
+{
+	return (irec->holes & ~irec->free) ? 0 : irec->holes;
+}
+
 /* logcheck.c: the log is clean, or what to say and do when it is not. */
 void rp_check_log(struct repair *r);
 /* Remember the LSN of a piece of metadata (libfs tells it through

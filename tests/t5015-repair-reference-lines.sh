@@ -219,8 +219,10 @@ rp_need "$XK_REPAIR"
 # checked by t5011 -- nor a missing ".." where the reference knows the
 # parent, nor libfs's words beside its line for an AGI unlinked bucket
 # or a btree fork's extent counter, nor what it does not get to check
-# once a data fork's format or a size below zero clears the inode.
-strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$|inode ino [0-9]+ .* \[INODE_BAD_NEXTENTS\]$|bad attr fork offset [0-9]+ in dev inode|size of (character device|block device|socket|fifo) inode)'
+# once a data fork's format or a size below zero clears the inode; nor
+# what it does not say of inode btree records (the finobt's it passes
+# over, holes it does not take) or a free inode an entry names.
+strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$|inode ino [0-9]+ .* \[INODE_BAD_NEXTENTS\]$|bad attr fork offset [0-9]+ in dev inode|size of (character device|block device|socket|fifo) inode|undiscovered finobt record|finobt record with no free inodes|ir_holemask/ir_free mismatch|(in|fin)obt ag [0-9]+ .* \[INOBT_BAD_HOLEMASK\]$|entry ".*" at block [0-9]+ offset [0-9]+ in directory inode [0-9]+ references free inode)'
 
 noise='^(Cannot get host filesystem geometry|Repair may fail if there is a sector size mismatch|the image and the host filesystem|Metadata (corruption|CRC error) detected at|bp=\(|[0-9a-f]+: Badness in key lookup)'
 
@@ -276,6 +278,8 @@ std | a directory's magic number | inode {ino:/dir_block}; fuzz -d core.magic ze
 plain | next_unlinked naming no inode | inode {ino:/file_btree}; fuzz -d next_unlinked lastbit
 plain | the root's next_unlinked naming no inode | inode {ino:/}; fuzz -d next_unlinked zeroes
 std | an inode's CRC | inode {ino:/file_btree}; write -c core.gid 5
+std | a block directory's CRC: kept, its content read | inode {ino:/dir_block}; write -c core.gid 5
+std | a short-form directory's CRC: kept, its content read | inode {ino:/dir_sf}; write -c core.gid 5
 plain | a bmbt block's checksum alone: suspect, read all the same, the file kept | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; write -c lsn 5
 plain | a bmbt pointer to a data block: suspect for its checksum, then its magic number | inode {ino:/file_btree}; fuzz -d u3.bmbt.ptrs[1] lastbit
 plain | a directory's bmbt pointer to a data block: suspect, then its magic number | inode {ino:/dir_node}; fuzz -d u3.bmbt.ptrs[1] lastbit
@@ -653,6 +657,16 @@ std | a free inode's number: cleared | inode 150; fuzz -d v3.inumber add
 std | a free inode's next_unlinked naming no inode | inode 160; write -d next_unlinked 99999999
 std | an AGI unlinked bucket of an inode hashed to another bucket | agi 2; write -d unlinked[3] 12345
 std | an AGI unlinked bucket of an inode past the AG | agi 1; write -d unlinked[5] 0x7fffffc5
+std | a finobt record whose start is no inode of the AG | agi 1; addr free_root; fuzz -d recs[1].startino ones
+std | a finobt record one inode into an inobt chunk | agi 1; addr free_root; fuzz -d recs[1].startino lastbit
+std | a misaligned finobt record of no inobt chunk | agi 1; addr free_root; fuzz -d recs[1].startino add
+std | an inobt record one inode past its chunk's start | agi 1; addr root; fuzz -d recs[1].startino lastbit
+std | a misaligned inobt record | agi 1; addr root; fuzz -d recs[1].startino add
+std | an inobt record calling used inodes holes | agi 1; addr root; fuzz -d recs[1].holemask lastbit
+std | an inobt record of all holes | agi 1; addr root; fuzz -d recs[1].holemask ones
+std | an inobt record's hole of half a cluster | agi 1; addr root; fuzz -d recs[1].holemask firstbit
+std | a finobt record of all holes | agi 1; addr free_root; fuzz -d recs[1].holemask ones
+std | a finobt record calling used inodes holes | agi 1; addr free_root; fuzz -d recs[1].holemask middlebit
 std | a free inode's realtime flag: the first look's words only | inode 160; write -d core.flags 0x1
 std | a free inode's CoW hint flag: the kernel's verifier | inode 160; write -d v3.flags2 0x4
 std | a free inode's attribute fork format | inode 160; fuzz -d core.aformat ones
