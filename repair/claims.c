@@ -675,8 +675,9 @@ int claim_bmbt(xfs_fsblock_t fsb, unsigned level, void *priv)
  * no reflink flag of it, so a file sharing blocks is one to set the flag
  * on ("setting reflink flag on inode N").  Only forks whose walk finds
  * nothing wrong are claimed (of others we cannot say what it reads);
- * nothing is said.  Returns whether the data fork's walk was clean, its
- * extents then in *del for the caller to free.
+ * nothing is said.  Returns whether the data fork's walk was clean (a
+ * fork in the inode is), its extents then in *del for the caller to
+ * free.
  */
 bool claim_kept_forks(struct p3ag *c, const void *raw, struct fs_extents *del)
 {
@@ -692,6 +693,8 @@ bool claim_kept_forks(struct p3ag *c, const void *raw, struct fs_extents *del)
 		inode_release(&ip);
 		return false;
 	}
+	/* a data fork in the inode has nothing to walk */
+	data_clean = ip.format == XFS_DINODE_FMT_LOCAL;
 	c->ip = &ip;
 	for (int fork = XFS_DATA_FORK; fork <= XFS_ATTR_FORK; fork++) {
 		struct fs_extents el;

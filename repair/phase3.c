@@ -1842,7 +1842,16 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		return;
 	}
 	if (!inobt_free && get_be16(d->di_magic) == XFS_DINODE_MAGIC && !mode) {
+		/* the checksum it checks first, and clears for it */
+		bool crc = d->di_version >= 3 &&
+			   !xfs_cksum_verify(raw, fs->geo.inodesize,
+					     XFS_DINODE_CRC_OFF);
+
+		if (crc)
+			say_ino(c, PR_INODE_BAD_CRC, 0, 0);
 		say_ino(c, PR_RP_INOBT_USED_INODE_FREE, 0, 0);
+		if (crc)
+			say_cleared(c);
 		/* its second look (phase 4) finds it free, and verifies it */
 		if (free_inode_refused(fs, c->ino, d,
 				       d->di_version >= 3 &&
@@ -1858,6 +1867,20 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	 * the version alone costs the inode only once all else is read.
 	 */
 	inode_verify_flags(fs, c->ino, raw, &c->fl, INODE_VERIFY_ANY_VERSION);
+	/*
+	 * libfs stops at a bad magic number; the reference checks the
+	 * checksum after it all the same (and would rewrite it).
+	 */
+	if (findings_has(&c->fl, PR_INODE_BAD_MAGIC) &&
+	    !findings_has(&c->fl, PR_INODE_BAD_CRC) &&
+	    !xfs_cksum_verify(raw, fs->geo.inodesize, XFS_DINODE_CRC_OFF)) {
+		struct fs_objref o = c->fl.v[0].obj;
+
+		fs_report_val(&c->fl, PR_INODE_BAD_CRC, &o, "v3.crc",
+			      xfs_cksum_calc(raw, fs->geo.inodesize,
+					     XFS_DINODE_CRC_OFF),
+			      get_le32(d->di_crc));
+	}
 	/*
 	 * An inode with no attribute fork: any format but extents is a
 	 * value the reference would reset, no fork to clear -- 0 too,
@@ -1941,8 +1964,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 	 * A checksum the reference would rewrite costs the inode as the
 	 * version does (neither is a verdict of core_verdict's): "would
 	 * have cleared", kept in use under -n.  Its library refuses such an
-	 * inode of version 3 in phases 6 and 7 (of another version it has
-	 * no checksum to check).
+	 * inode of version 3 or more in phases 6 and 7 (of an older
+	 * version it has no checksum to check).
 	 */
 	v = p3_flush(c, mode, judge_core, false);
 	if (v == V_INODE && magic_bad) {
@@ -2243,10 +2266,14 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		 * from loading the inode in phases 6 and 7: only what stops
 		 * it for any inode (a fork its verifiers refuse) does.
 		 */
-		if (crc_bad && !version_bad)
+		if (crc_bad && d->di_version >= 3) {
+			/* refused for the checksum, before any fork */
 			ch->unreadable |= 1ull << bit;
-		else if (!attr_map_bad)
+			ch->btree_refused &= ~(1ull << bit);
+			c->dhdr.sf_badino = NULLFSINO;
+		} else if (!attr_map_bad) {
 			ch->unreadable &= ~readable;
+		}
 		/*
 		 * A directory whose attribute fork or checksum is refused:
 		 * the reference reads its content before its verdict, and so
@@ -2258,7 +2285,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		 * unread.
 		 */
 		if (inode_is_dir(&ip) && c->dhdr.dir == c->ino &&
-		    (attr_map_bad || (crc_bad && !version_bad) ||
+		    (attr_map_bad || (crc_bad && d->di_version >= 3) ||
 		     c->dhdr.sf_badino != NULLFSINO)) {
 			if (c->dhdr.sf_badino != NULLFSINO)
 				c->dhdr.dotdot = NULLFSINO;

@@ -222,7 +222,7 @@ rp_need "$XK_REPAIR"
 # once a data fork's format or a size below zero clears the inode; nor
 # what it does not say of inode btree records (the finobt's it passes
 # over, holes it does not take) or a free inode an entry names.
-strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$|inode ino [0-9]+ .* \[INODE_BAD_NEXTENTS\]$|bad attr fork offset [0-9]+ in dev inode|size of (character device|block device|socket|fifo) inode|undiscovered finobt record|finobt record with no free inodes|ir_holemask/ir_free mismatch|(in|fin)obt ag [0-9]+ .* \[INOBT_BAD_HOLEMASK\]$|entry ".*" at block [0-9]+ offset [0-9]+ in directory inode [0-9]+ references free inode)'
+strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in btrmap|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$|inode ino [0-9]+ .* \[INODE_BAD_NEXTENTS\]$|bad attr fork offset [0-9]+ in dev inode|size of (character device|block device|socket|fifo) inode|undiscovered finobt record|finobt record with no free inodes|ir_holemask/ir_free mismatch|(in|fin)obt ag [0-9]+ .* \[INOBT_BAD_HOLEMASK\]$|entry ".*" at block [0-9]+ offset [0-9]+ in directory inode [0-9]+ references free inode|corrupt inode [0-9]+ \(btree\)\.|Invalid inode number 0x[0-9a-f]+$)'
 
 noise='^(Cannot get host filesystem geometry|Repair may fail if there is a sector size mismatch|the image and the host filesystem|Metadata (corruption|CRC error) detected at|bp=\(|[0-9a-f]+: Badness in key lookup)'
 
@@ -280,6 +280,12 @@ plain | the root's next_unlinked naming no inode | inode {ino:/}; fuzz -d next_u
 std | an inode's CRC | inode {ino:/file_btree}; write -c core.gid 5
 std | a block directory's CRC: kept, its content read | inode {ino:/dir_block}; write -c core.gid 5
 std | a short-form directory's CRC: kept, its content read | inode {ino:/dir_sf}; write -c core.gid 5
+std | an inode's magic number, and its CRC | inode {ino:/dir_block}; fuzz -c core.magic zeroes
+std | an inode's mode 0, and its CRC | inode {ino:/dir_block}; fuzz -c core.mode zeroes
+std | a directory's attribute fork of no bmbt root, and its CRC | inode {ino:/dir_block}; fuzz -c core.aformat lastbit
+std | a short-form directory's magic number: its content read | inode {ino:/dir_sf}; fuzz -d core.magic ones
+std | a short-form directory's version, and its CRC | inode {ino:/dir_sf}; fuzz -c core.version ones
+std | a short-form directory's bad parent, and its CRC | inode {ino:/dir_sf}; fuzz -c u3.sfdir3.hdr.parent.i4 lastbit
 plain | a bmbt block's checksum alone: suspect, read all the same, the file kept | inode {ino:/file_btree}; addr u3.bmbt.ptrs[1]; write -c lsn 5
 plain | a bmbt pointer to a data block: suspect for its checksum, then its magic number | inode {ino:/file_btree}; fuzz -d u3.bmbt.ptrs[1] lastbit
 plain | a directory's bmbt pointer to a data block: suspect, then its magic number | inode {ino:/dir_node}; fuzz -d u3.bmbt.ptrs[1] lastbit
