@@ -2099,6 +2099,22 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 			   !strcmp(f->field, "owner inodes")) {
 			findings_add(&ag->deferred, f);
 			continue;
+		} else if (f->code == PR_AG_RMAP_MISSING && f->field &&
+			   (!strcmp(f->field, "owner inodes") ||
+			    !strcmp(f->field, "owner fs") ||
+			    !strcmp(f->field, "owner log"))) {
+			/*
+			 * Inode chunks, headers and the log are in the
+			 * reference's own comparison with the rmapbt,
+			 * and ours ("Missing reverse-mapping record").
+			 */
+			rp_note_finding(f);
+			continue;
+		} else if (f->code == PR_AG_SPACE_UNACCOUNTED &&
+			   ag->rmap_walked) {
+			/* said in phase 5 unless an owner turns up */
+			findings_add(&ag->stale_rmaps, f);
+			continue;
 		} else if (f->code == PR_AG_RMAP_STALE) {
 			/* a root the reference takes though we did not */
 			if (f->found == roots[0] || f->found == roots[1])

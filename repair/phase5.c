@@ -255,7 +255,8 @@ static bool said_unaccounted(const struct p5ag *c, uint64_t agbno)
 
 /*
  * Phase 2's reverse mappings of AG metadata that no structure explains
- * (AG_RMAP_STALE).  Where nothing at all owns the blocks, check_free()
+ * (AG_RMAP_STALE), and its blocks neither free nor reverse-mapped
+ * (AG_SPACE_UNACCOUNTED).  Where nothing at all owns the blocks, check_free()
  * has said them already, in the reference's words, as blocks of unknown
  * state; the mapping is that same fact, not another problem.  The rest
  * (blocks some other structure owns) are said here.
@@ -264,9 +265,26 @@ static void say_stale_rmaps(struct p5ag *c)
 {
 	struct fs_findings *fl = &c->r->ags[c->agno].stale_rmaps;
 
-	for (size_t i = 0; i < fl->n; i++)
-		if (!said_unaccounted(c, fl->v[i].found))
-			rp_finding(c->out, &fl->v[i]);
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fs_finding *f = &fl->v[i];
+		const struct sm_rec *rec;
+
+		if (said_unaccounted(c, f->found))
+			continue;
+		/*
+		 * Blocks neither free nor reverse-mapped that a file or
+		 * other structure owns after all: what the rmapbt lacks
+		 * for them is said as the reference says it (a record
+		 * missing, or one it could not read), not as this.
+		 */
+		if (f->code == PR_AG_SPACE_UNACCOUNTED &&
+		    sm_lookup(c->r->smap, c->agno, (uint32_t)f->found,
+			      &rec, 1)) {
+			rp_note_finding(f);
+			continue;
+		}
+		rp_finding(c->out, f);
+	}
 	findings_clear(fl);
 }
 
