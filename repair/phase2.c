@@ -764,37 +764,43 @@ static bool ino_root_off_level(struct repair *r, xfs_agnumber_t agno,
 	return ret;
 }
 
+/* What the inobt holds of a chunk that starts at start. */
+struct chunk_probe {
+	xfs_agino_t	start;
+	bool		twin;		/* a record that starts there too */
+	bool		overlap;	/* one that starts elsewhere, inodes
+					   shared */
+};
+
+static int chunk_probe_fn(void *priv, xfs_agnumber_t agno,
+			  const struct inobt_irec *irec)
+{
+	struct chunk_probe *p = priv;
+
+	(void)agno;
+	if (irec->startino == p->start)
+		p->twin = true;
+	else if ((uint64_t)irec->startino + XFS_INODES_PER_CHUNK > p->start &&
+		 (uint64_t)p->start + XFS_INODES_PER_CHUNK > irec->startino)
+		p->overlap = true;
+	return 0;
+}
+
+static struct chunk_probe probe_chunks(struct repair *r, xfs_agnumber_t agno,
+				       xfs_agino_t start)
+{
+	struct chunk_probe p = { .start = start };
+
+	ag_iter_chunks(r->fs, agno, chunk_probe_fn, &p, NULL);
+	return p;
+}
+
 /*
  * An inode btree record's own counts against its masks, in the
  * reference's words, which name the chunk by its first inode (read back
  * from the record the finding points at) and, for a hole not marked
  * free, the hole mask.
  */
-struct inobt_twin {
-	xfs_agino_t	start;
-	bool		hit;
-};
-
-static int inobt_twin_fn(void *priv, xfs_agnumber_t agno,
-			 const struct inobt_irec *irec)
-{
-	struct inobt_twin *t = priv;
-
-	(void)agno;
-	t->hit |= irec->startino == t->start;
-	return 0;
-}
-
-/* Does the inobt have a record that starts at start? */
-static bool inobt_has_chunk(struct repair *r, xfs_agnumber_t agno,
-			    xfs_agino_t start)
-{
-	struct inobt_twin t = { .start = start };
-
-	ag_iter_chunks(r->fs, agno, inobt_twin_fn, &t, NULL);
-	return t.hit;
-}
-
 static void say_irec_counts(struct repair *r, xfs_agnumber_t agno,
 			    struct rp_out *o, const struct fs_finding *f)
 {
@@ -826,7 +832,7 @@ static void say_irec_counts(struct repair *r, xfs_agnumber_t agno,
 	 * them to that record's, and says nothing of a difference.
 	 */
 	if (f->code == PR_INOBT_HOLE_NOT_FREE && f->obj.type == OBJ_FINOBT &&
-	    inobt_has_chunk(r, agno, (xfs_agino_t)a.v2)) {
+	    probe_chunks(r, agno, (xfs_agino_t)a.v2).twin) {
 		rp_note_finding(f);
 		return;
 	}
@@ -1928,24 +1934,6 @@ static bool fino_claims_say(struct fino_claims *fc, xfs_agnumber_t agno,
 		       f->code == PR_FINOBT_NO_FREE);
 }
 
-struct fino_overlap {
-	xfs_agino_t	start;
-	bool		hit;
-};
-
-static int fino_overlap_fn(void *priv, xfs_agnumber_t agno,
-			   const struct inobt_irec *irec)
-{
-	struct fino_overlap *fo = priv;
-
-	(void)agno;
-	if (irec->startino != fo->start &&
-	    (uint64_t)irec->startino + XFS_INODES_PER_CHUNK > fo->start &&
-	    (uint64_t)fo->start + XFS_INODES_PER_CHUNK > irec->startino)
-		fo->hit = true;
-	return 0;
-}
-
 /*
  * A sparse inode record's hole mask the reference does not hold to the
  * inode clusters: where it says something else of the same record (the
@@ -1987,12 +1975,9 @@ static enum fino_extra fino_extra_kind(struct repair *r, xfs_agnumber_t agno,
 				       xfs_agino_t start)
 {
 	const struct fs_geom *g = &r->fs->geo;
-	struct fino_overlap fo = { .start = start };
 
-	if (irec_start_skipped(g, agno, start))
-		return FINO_PASSED_OVER;
-	ag_iter_chunks(r->fs, agno, fino_overlap_fn, &fo, NULL);
-	if (fo.hit)
+	if (irec_start_skipped(g, agno, start) ||
+	    probe_chunks(r, agno, start).overlap)
 		return FINO_PASSED_OVER;
 	return start == 0 || !agino_chunk_aligned(g, start) ? FINO_UNCERTAIN :
 							       FINO_CHUNK;

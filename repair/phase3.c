@@ -1228,6 +1228,9 @@ static bool symlink_target_ok(struct p3ag *c, const struct fs_inode *ip,
 	uint64_t left = ip->size, done = 0, i = 0;
 
 	if (ip->format == XFS_DINODE_FMT_LOCAL) {
+		/* (symlink_core_rules held the size to the fork) */
+		if (!ip->dfork || ip->size > ip->dfork_size)
+			return false;
 		memcpy(target, ip->dfork, ip->size);
 		done = ip->size;
 		left = 0;
@@ -1842,7 +1845,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		return;
 	}
 	if (!inobt_free && get_be16(d->di_magic) == XFS_DINODE_MAGIC && !mode) {
-		/* the checksum it checks first, and clears for it */
+		/* the checksum it checks first: "would have cleared" */
 		bool crc = d->di_version >= 3 &&
 			   !xfs_cksum_verify(raw, fs->geo.inodesize,
 					     XFS_DINODE_CRC_OFF);
@@ -2231,11 +2234,11 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		ch->suspect |= 1ull << bit;
 	if (attr_map_bad || version_bad || crc_bad) {
 		/*
-		 * An unusable attribute map, or a core of another version:
-		 * the reference's "would have cleared", the inode kept (and
-		 * unreadable) all the same -- but it reads the content
-		 * first, and content it gives up on costs the inode as it
-		 * would have otherwise.
+		 * An unusable attribute map, a core of another version or a
+		 * bad checksum: the reference's "would have cleared", the
+		 * inode kept (and unreadable) all the same -- but it reads
+		 * the content first, and content it gives up on costs the
+		 * inode as it would have otherwise.
 		 */
 		bool content_ok;
 
