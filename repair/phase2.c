@@ -461,11 +461,11 @@ static bool said_again(const struct fs_findings *fl, size_t i)
 }
 
 /*
- * An rmapbt block its verifier passes at a level other than expected:
- * the reference goes on to read it as a block of the level it expected,
- * and having found the header wrong, says its record count against that
- * level's bounds whatever it is ("bad btree nrecs").  Unless a finding
- * on the count itself says it.
+ * An rmapbt or refcountbt block its verifier passes at a level other
+ * than expected: the reference goes on to read it as a block of the
+ * level it expected, and having found the header wrong, says its record
+ * count against that level's bounds whatever it is ("bad btree nrecs").
+ * Unless a finding on the count itself says it.
  */
 static void level_nrecs(struct repair *r, struct rp_out *o,
 			const struct fs_findings *fl, size_t i,
@@ -570,7 +570,8 @@ static bool say_bt_header(struct repair *r, xfs_agnumber_t agno,
 		if (said_again(fl, i))
 			return true;	/* the verifier's; the walk's follows */
 		a.field = "ag level";
-		if (f->obj.type == OBJ_RMAPBT && !err) {
+		if ((f->obj.type == OBJ_RMAPBT ||
+		     f->obj.type == OBJ_REFCBT) && !err) {
 			rp_say(o, f->code, &a);
 			level_nrecs(r, o, fl, i, &a);
 			return true;
