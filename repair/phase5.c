@@ -256,10 +256,10 @@ static bool said_unaccounted(const struct p5ag *c, uint64_t agbno)
 /*
  * Phase 2's reverse mappings of AG metadata that no structure explains
  * (AG_RMAP_STALE), and its blocks neither free nor reverse-mapped
- * (AG_SPACE_UNACCOUNTED).  Where nothing at all owns the blocks, check_free()
- * has said them already, in the reference's words, as blocks of unknown
- * state; the mapping is that same fact, not another problem.  The rest
- * (blocks some other structure owns) are said here.
+ * (AG_SPACE_UNACCOUNTED).  Where nothing at all owns the blocks,
+ * check_free() has said them already, in the reference's words, as
+ * blocks of unknown state; the mapping is that same fact, not another
+ * problem.  The rest (blocks some other structure owns) are said here.
  */
 static void say_stale_rmaps(struct p5ag *c)
 {

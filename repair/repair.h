@@ -216,7 +216,9 @@ struct repair {
  * crc_off: XFS_BTREE_SBLOCK_CRC_OFF or XFS_BTREE_LBLOCK_CRC_OFF)? */
 bool rp_block_crc_bad(struct fs *fs, xfs_daddr_t daddr, size_t crc_off);
 
-/* phase2.c: was an inobt record read from a leaf phase 2 found refused? */
+/* phase2.c: is an inobt record one the reference takes as uncertain
+ * inodes, not a chunk: read from a leaf phase 2 found refused, or one it
+ * says is "badly aligned" but does not skip? */
 bool rp_ino_rec_refused(const struct repair *r, xfs_agnumber_t agno,
 			const struct inobt_irec *irec);
 
