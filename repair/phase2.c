@@ -910,6 +910,18 @@ static void say_ag_finding(struct repair *r, xfs_agnumber_t agno,
 		say_irec_counts(r, agno, o, f);
 	} else if (f->code == PR_INOBT_BAD_STARTINO) {
 		say_bad_startino(r, agno, o, f);
+	} else if (f->code == PR_AGF_BAD_FREEBLKS ||
+		   f->code == PR_AGF_BAD_LONGEST ||
+		   f->code == PR_AGF_BAD_COUNTERS ||
+		   f->code == PR_AGI_BAD_COUNT) {
+		/*
+		 * A counter its verifier holds to the AG's size (or to
+		 * another counter): the reference counts the trees and
+		 * says the counter that disagrees in its words ("agf_freeblks
+		 * N, counted M", "bad rmapbt block count", "agi_count ..."),
+		 * and so do we.
+		 */
+		rp_note_finding(f);
 	} else if (f->code == PR_AGI_BAD_UNLINKED) {
 		/*
 		 * The reference names every bucket in use in its phase 3

@@ -223,8 +223,9 @@ rp_need "$XK_REPAIR"
 # what it does not say of inode btree records (the finobt's it passes
 # over, holes it does not take) or a free inode an entry names, nor
 # libfs's words for blocks the rmapbt lacks that the reference's own
-# comparison names.
-strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in (btrmap|refcount btree block)|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$|inode ino [0-9]+ .* \[INODE_BAD_NEXTENTS\]$|bad attr fork offset [0-9]+ in dev inode|size of (character device|block device|socket|fifo) inode|undiscovered finobt record|finobt record with no free inodes|ir_holemask/ir_free mismatch|(in|fin)obt ag [0-9]+ .* \[INOBT_BAD_HOLEMASK\]$|entry ".*" at block [0-9]+ offset [0-9]+ in directory inode [0-9]+ references free inode|corrupt inode [0-9]+ \(btree\)\.|Invalid inode number 0x[0-9a-f]+$|rmapbt ag [0-9]+ .* \[AG_SPACE_UNACCOUNTED\]$|rmapbt ag [0-9]+ .*\(owner (inodes|fs|log): .*\[AG_RMAP_MISSING\]$)'
+# comparison names, or for AGF and AGI counters out of range (it counts
+# the trees and says the counter that disagrees).
+strict='^(Could not read reverse-mapping record|bad rmapbt block count|agf_btreeblks|sb_fdblocks|AG [0-9]+: Corrupt btree|bad btree nrecs .* in (btrmap|refcount btree block)|expected level .* in btrmap|record [0-9]+ greater than high key|btree block [0-9]+/[0-9]+ is suspect|directory ino [0-9]+ .* \[[A-Z][A-Z0-9_]+\]$|entry ".*" in dir ino [0-9]+ doesn.t have a \.\. entry|agi ag [0-9]+ .* \[AGI_BAD_UNLINKED\]$|inode ino [0-9]+ .* \[INODE_BAD_NEXTENTS\]$|bad attr fork offset [0-9]+ in dev inode|size of (character device|block device|socket|fifo) inode|undiscovered finobt record|finobt record with no free inodes|ir_holemask/ir_free mismatch|(in|fin)obt ag [0-9]+ .* \[INOBT_BAD_HOLEMASK\]$|entry ".*" at block [0-9]+ offset [0-9]+ in directory inode [0-9]+ references free inode|corrupt inode [0-9]+ \(btree\)\.|Invalid inode number 0x[0-9a-f]+$|rmapbt ag [0-9]+ .* \[AG_SPACE_UNACCOUNTED\]$|rmapbt ag [0-9]+ .*\(owner (inodes|fs|log): .*\[AG_RMAP_MISSING\]$|agf ag [0-9]+ .* \[AGF_BAD_(LONGEST|FREEBLKS|COUNTERS)\]$|agi ag [0-9]+ .* \[AGI_BAD_COUNT\]$)'
 
 noise='^(Cannot get host filesystem geometry|Repair may fail if there is a sector size mismatch|the image and the host filesystem|Metadata (corruption|CRC error) detected at|bp=\(|[0-9a-f]+: Badness in key lookup)'
 
@@ -675,6 +676,10 @@ std | an rmap record of a directory block gone short | agf 1; addr rmaproot; fuz
 std | the rmap record of an inode chunk moved out of the AG | agf 1; addr rmaproot; fuzz -d recs[8].startblock ones
 std | the rmap record of the AG headers moved out of the AG | agf 1; addr rmaproot; fuzz -d recs[1].startblock ones
 std | the refcountbt root a level too high: its count held to a leaf's | agf 0; addr refcntroot; fuzz -d level lastbit
+std | the AGF free block count 0, below the longest extent | agf 2; fuzz -d freeblks zeroes
+std | the AGF longest extent past the free space | agf 2; fuzz -d longest add
+std | the AGF rmapbt block count past the AG | agf 2; fuzz -d rmapblocks ones
+std | the AGI free inode count past the inode count | agi 2; fuzz -d freecount add
 std | an inobt record calling used inodes holes | agi 1; addr root; fuzz -d recs[1].holemask lastbit
 std | an inobt record of all holes | agi 1; addr root; fuzz -d recs[1].holemask ones
 std | an inobt record's hole of half a cluster | agi 1; addr root; fuzz -d recs[1].holemask firstbit
