@@ -311,6 +311,17 @@ static bool irec_start_skipped(const struct fs_geom *g, xfs_agnumber_t agno,
 }
 
 /*
+ * Does the reference take an inode btree record that starts at start as
+ * uncertain inodes: one it says is "badly aligned" but does not skip?
+ */
+static bool irec_start_uncertain(const struct fs_geom *g, xfs_agnumber_t agno,
+				 xfs_agino_t start)
+{
+	return !irec_start_skipped(g, agno, start) &&
+	       !agino_chunk_aligned(g, start);
+}
+
+/*
  * An inode btree record whose start the reference will not take, in its
  * words: "badly aligned" for a start off the chunk alignment (or 0), then
  * "bad starting inode #" or "bad ending inode #" for a chunk that does
@@ -1992,8 +2003,8 @@ static enum fino_extra fino_extra_kind(struct repair *r, xfs_agnumber_t agno,
 	if (irec_start_skipped(g, agno, start) ||
 	    probe_chunks(r, agno, start).overlap)
 		return FINO_PASSED_OVER;
-	return start == 0 || !agino_chunk_aligned(g, start) ? FINO_UNCERTAIN :
-							       FINO_CHUNK;
+	return irec_start_uncertain(g, agno, start) ? FINO_UNCERTAIN :
+						      FINO_CHUNK;
 }
 
 /* What an AG whose headers would be reset has, unread by the reference. */
@@ -2055,10 +2066,9 @@ static void sort_findings(struct repair *r, xfs_agnumber_t agno,
 		    rmap_replay_says(f))
 			continue;
 		if (f->code == PR_INOBT_BAD_STARTINO &&
-		    f->obj.type == OBJ_INOBT && f->found &&
-		    !irec_start_skipped(&r->fs->geo, agno,
-					(xfs_agino_t)f->found) &&
-		    !agino_chunk_aligned(&r->fs->geo, (xfs_agino_t)f->found))
+		    f->obj.type == OBJ_INOBT &&
+		    irec_start_uncertain(&r->fs->geo, agno,
+					 (xfs_agino_t)f->found))
 			ag->ino_uncertain = true;	/* rp_ino_rec_refused */
 		if (holemask_said_otherwise(fl, f)) {
 			rp_note_finding(f);
@@ -2191,10 +2201,8 @@ bool rp_ino_rec_refused(const struct repair *r, xfs_agnumber_t agno,
 {
 	const struct rp_ag *ag = &r->ags[agno];
 
-	/* a record it says is "badly aligned" but does not skip */
-	if (irec->startino && !irec_start_skipped(&r->fs->geo, agno,
-						  irec->startino) &&
-	    !agino_chunk_aligned(&r->fs->geo, irec->startino))
+	/* (a probe of a leaf, startino 0, is none: that start is skipped) */
+	if (irec_start_uncertain(&r->fs->geo, agno, irec->startino))
 		return true;
 
 	for (size_t i = 0; i < ag->nino_refused; i++)

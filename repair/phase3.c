@@ -2240,6 +2240,8 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		 * the content first, and content it gives up on costs the
 		 * inode as it would have otherwise.
 		 */
+		/* the library checks a checksum from version 3 on */
+		bool crc_refused = crc_bad && d->di_version >= 3;
 		bool content_ok;
 
 		c->unmapped = attr_map_bad;
@@ -2269,7 +2271,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		 * from loading the inode in phases 6 and 7: only what stops
 		 * it for any inode (a fork its verifiers refuse) does.
 		 */
-		if (crc_bad && d->di_version >= 3) {
+		if (crc_refused) {
 			/* refused for the checksum, before any fork */
 			ch->unreadable |= 1ull << bit;
 			ch->btree_refused &= ~(1ull << bit);
@@ -2288,7 +2290,7 @@ void p3_process_inode(struct p3ag *c, struct im_chunk *ch, unsigned bit,
 		 * unread.
 		 */
 		if (inode_is_dir(&ip) && c->dhdr.dir == c->ino &&
-		    (attr_map_bad || (crc_bad && d->di_version >= 3) ||
+		    (attr_map_bad || crc_refused ||
 		     c->dhdr.sf_badino != NULLFSINO)) {
 			if (c->dhdr.sf_badino != NULLFSINO)
 				c->dhdr.dotdot = NULLFSINO;
